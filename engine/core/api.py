@@ -155,6 +155,12 @@ class Game(ABC, Generic[S, A]):
         """True when the action showed a player something hidden (a drawn card, a pick)."""
         return False
 
+    def private_action(self, state: S, seat: Seat, action: A) -> bool:
+        """True when offering this action in public would reveal hidden information (a card in
+        hand, a secret pick). Such actions appear only in private move lists and buttons. The
+        safe default: every action of a game with hidden information is private."""
+        return self.info.hidden_information
+
     def notation_forms(self, state: S, seat: Seat, action: A) -> list[str]:
         """Accepted spellings of ``action``, canonical first (e.g. a short form)."""
         return [self.notation(state, seat, action)]

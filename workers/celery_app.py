@@ -1,0 +1,44 @@
+"""The Celery application: JSON only, late acks, lost-worker rejection, time limits.
+
+Why these settings: every task is idempotent (moves carry an idempotency key, follow-ups
+re-check the game version), so ``acks_late`` + ``reject_on_worker_lost`` turn a crashed or
+killed worker into a redelivery instead of a lost move; JSON keeps messages inspectable and
+rules out pickle; time limits stop a stuck render from blocking a worker forever.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+
+def broker_url() -> str:
+    """The broker and result store: ``REDIS_URL`` (the embedded server sets it for children)."""
+    return os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+
+
+app = Celery("agora", include=["workers.tasks"])
+app.conf.update(
+    broker_url=broker_url(),
+    result_backend=broker_url(),
+    task_serializer="json",
+    result_serializer="json",
+    accept_content=["json"],
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    task_acks_on_failure_or_timeout=True,
+    task_time_limit=60,
+    task_soft_time_limit=45,
+    worker_prefetch_multiplier=1,
+    result_expires=3600,
+    broker_connection_retry_on_startup=True,
+    broker_transport_options={"visibility_timeout": 120},
+    result_backend_transport_options={"retry_policy": {"timeout": 5.0}},
+    worker_hijack_root_logger=False,
+    beat_schedule={
+        "sweep-deadlines": {"task": "agora.sweep", "schedule": float(os.environ.get("AGORA_SWEEP_SECONDS", "5"))},
+    },
+    timezone="UTC",
+    enable_utc=True,
+)

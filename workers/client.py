@@ -1,0 +1,126 @@
+"""The only surface the chat adapters use: commands, button presses, and the outbox.
+
+Why one narrow entry: adapters stay thin and interchangeable (Telegram, Discord, console), and
+the import-layer check can forbid them everything else in ``workers``. Moves are sent to the
+Celery workers and awaited; read-only commands read Redis directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import celery.exceptions
+
+from workers import outbox
+from workers.commands import COMMANDS, Commands, Context
+from workers.outbox import Envelope
+from workers.pipeline import MoveResult
+from workers.replies import Button, Part, Reply, error
+from workers.store import Store
+
+__all__ = ["COMMANDS", "Button", "Client", "Context", "Envelope", "Part", "Reply"]
+log = logging.getLogger(__name__)
+
+
+class Client:
+    """Connects an adapter to Redis and the Celery workers.
+
+    Args:
+        redis_url: the store and broker (``REDIS_URL``).
+        move_timeout: seconds to wait for a worker to apply a move before answering "queued".
+    """
+
+    def __init__(self, redis_url: str, *, move_timeout: float = 20.0) -> None:
+        from workers.celery_app import app
+
+        app.conf.broker_url = redis_url
+        app.conf.result_backend = redis_url
+        self.store = Store.from_url(redis_url)
+        self.move_timeout = move_timeout
+        self.commands = Commands(self.store, self._submit_move)
+
+    # ------------------------------------------------------------ commands
+    def command(self, ctx: Context, text: str) -> Reply:
+        """Run one typed command (``/move rondel templum`` or ``move ...``)."""
+        return self.commands.handle(ctx, text)
+
+    def press(self, ctx: Context, token: str) -> Reply:
+        """Run a pressed button (its token)."""
+        return self.commands.press(ctx, token)
+
+    def _submit_move(self, gid: str, user: str, text: str, idem: str) -> MoveResult:
+        from workers import tasks
+
+        key = idem or "c" + secrets.token_hex(8)
+        res = tasks.move.apply_async(args=[gid, user, text, key])
+        try:
+            data: dict[str, Any] = res.get(timeout=self.move_timeout, interval=0.005)
+        except celery.exceptions.TimeoutError:
+            return MoveResult(
+                False,
+                "pipeline/queued",
+                "Your move is queued; the server is busy. The board is posted once it is applied.",
+            )
+        except Exception:
+            log.exception("move task failed for %s", gid)
+            return MoveResult(False, "internal", "Something went wrong on our side; your move was not applied.")
+        return MoveResult.from_json(data)
+
+    # -------------------------------------------------------------- outbox
+    def fetch(self, platform: str, consumer: str, *, block_ms: int = 1000, count: int = 20) -> list[Envelope]:
+        """Next outbox messages for ``platform`` (our unacknowledged ones first)."""
+        return outbox.fetch(self.store, platform, consumer, count=count, block_ms=block_ms)
+
+    def ack(self, platform: str, envelope: Envelope) -> None:
+        outbox.ack(self.store, platform, envelope)
+
+    def already_sent(self, envelope: Envelope) -> bool:
+        return outbox.already_sent(self.store, envelope.key)
+
+    def mark_sent(self, envelope: Envelope) -> None:
+        outbox.mark_sent(self.store, envelope.key)
+
+    def render(self, envelope: Envelope) -> Part | None:
+        """Turn an outbox message into what to send; None when it is out of date."""
+        m = envelope.message
+        kind = m.get("type")
+        try:
+            if kind == "turn":
+                return self.commands.turn_part(m)
+            if kind == "prompt":
+                return self.commands.prompt_part(m)
+            if kind == "reminder":
+                return self.commands.reminder_part(m)
+            if kind in ("private", "text"):
+                return Part(text=str(m.get("text", "")), private=kind == "private")
+        except Exception:
+            log.exception("could not render outbox message %s", envelope.key)
+            return None
+        log.warning("unknown outbox message type %r", kind)
+        return None
+
+    def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
+        """(chat id, private) for a message: the game's chat, or the user's private chat."""
+        m = envelope.message
+        if m.get("type") == "turn":
+            return str(m["chat"]), False
+        user = str(m.get("user", ""))
+        dm = self.store.user(user).get("dm")
+        if dm:
+            return dm, True
+        return None
+
+    def user_dm(self, platform: str, user: str) -> str | None:
+        return self.store.user(f"{platform}:{user}").get("dm")
+
+    def set_user_dm(self, platform: str, user: str, name: str, chat: str) -> None:
+        """Remember the private chat of a user (Telegram: after they open it with /start)."""
+        self.store.touch_user(f"{platform}:{user}", name, chat)
+
+    def refuse(self, text: str) -> Reply:
+        return error(text)
+
+    def close(self) -> None:
+        self.store.r.close()

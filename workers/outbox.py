@@ -1,0 +1,75 @@
+"""The outbox: one Redis Stream per platform, read through a consumer group.
+
+Why streams with a group: a message added in the commit's atomic step is delivered even if
+the bot was down at that moment; unacknowledged messages are re-read after a restart (we
+read our pending entries first), and a ``sent:{key}`` marker stops a message that was sent
+but not yet acknowledged from being sent twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from workers.store import Store, k_outbox, k_sent
+
+GROUP = "delivery"
+SENT_TTL = 14 * 86400
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One outbox entry: its stream id and the message."""
+
+    id: str
+    message: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        return str(self.message.get("key") or self.id)
+
+
+def ensure_group(store: Store, platform: str) -> None:
+    try:
+        store.r.xgroup_create(k_outbox(platform), GROUP, id="0", mkstream=True)
+    except redis.ResponseError as exc:
+        if "BUSYGROUP" not in str(exc):
+            raise
+
+
+def fetch(store: Store, platform: str, consumer: str, *, count: int = 20, block_ms: int = 1000) -> list[Envelope]:
+    """Our pending (delivered but unacked) entries first, then new ones."""
+    ensure_group(store, platform)
+    key = k_outbox(platform)
+    for start in ("0", ">"):
+        resp = store.r.xreadgroup(GROUP, consumer, {key: start}, count=count, block=None if start == "0" else block_ms)
+        out = [
+            Envelope(mid.decode(), json.loads(fields[b"m"]))
+            for _, entries in (resp or [])
+            for mid, fields in entries
+            if fields
+        ]
+        if out:
+            return out
+    return []
+
+
+def ack(store: Store, platform: str, envelope: Envelope) -> None:
+    store.r.xack(k_outbox(platform), GROUP, envelope.id)
+
+
+def already_sent(store: Store, key: str) -> bool:
+    return bool(store.r.exists(k_sent(key)))
+
+
+def mark_sent(store: Store, key: str) -> None:
+    store.r.set(k_sent(key), "1", ex=SENT_TTL)
+
+
+def pending_count(store: Store, platform: str) -> int:
+    ensure_group(store, platform)
+    info = store.r.xpending(k_outbox(platform), GROUP)
+    return int(info["pending"])

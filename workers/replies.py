@@ -1,0 +1,44 @@
+"""Platform-neutral replies: text, an optional image, buttons, and who may see them.
+
+Why neutral: every adapter (Telegram, Discord, console) shows the same reply its own way —
+``private`` parts go to the user's private chat (Telegram), an ephemeral message (Discord) or
+the terminal (console), and never to a group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button: ``label`` to show, ``token`` to send back through ``client.press``."""
+
+    label: str
+    token: str
+
+
+@dataclass(slots=True)
+class Part:
+    """One message of a reply."""
+
+    text: str = ""
+    image: bytes | None = None
+    image_name: str = "board.png"
+    private: bool = False
+    buttons: list[list[Button]] = field(default_factory=list)
+    ok: bool = True
+    code: str = "ok"
+
+
+Reply = list[Part]
+
+
+def say(text: str, *, private: bool = False, ok: bool = True, code: str = "ok") -> Reply:
+    """A reply of one text part."""
+    return [Part(text=text, private=private, ok=ok, code=code)]
+
+
+def error(text: str, code: str = "error", *, private: bool = False) -> Reply:
+    """A refusal: says what was wrong and what would be accepted."""
+    return [Part(text=text, private=private, ok=False, code=code)]

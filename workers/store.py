@@ -1,0 +1,337 @@
+"""The Redis store: every key Agora writes, and the one atomic commit.
+
+Why Redis only: active games, logs, deadlines and the outbox must survive restarts of any
+process and be shared by every worker and bot; one store with one atomic commit keeps them
+consistent (ARCHITECTURE.md, "Redis").
+
+Key layout (prefix ``agora:``; ``{gid}`` is a hash tag so one game's keys share a slot):
+
+===============================  ======  ===================================================
+key                              type    holds
+===============================  ======  ===================================================
+``seq:game``                     string  counter for new game ids
+``g:{gid}:meta``                 hash    game, title, status (lobby|active|over), options
+                                         (JSON), seed, players, version, engine_version,
+                                         home (``platform:chat``), creator, created_at,
+                                         updated_at, turn_hours, result (JSON), deadline_at,
+                                         remind_at, reminded (version)
+``g:{gid}:lobby``                list    user keys that joined before the start, in order
+``g:{gid}:seats``                hash    seat -> user key (``telegram:42``, ``console:you``,
+                                         ``bot``)
+``g:{gid}:names``                hash    seat or user key -> display name
+``g:{gid}:snap``                 string  zlib-compressed canonical JSON dump at ``version``
+``g:{gid}:log``                  list    the action log: JSON ``{v, s, t, u, k, at}`` (version,
+                                         seat, notation, undoable, idempotency key, time)
+``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit
+``g:{gid}:ev``                   list    per version: JSON ``{v, events:[...]}`` (audience kept)
+``g:{gid}:snap:{v}``             string  snapshot of a version whose board is posted (TTL)
+``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
+``chat:{platform}:{chat}``       string  the game id played in that chat
+``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
+``u:{user}:games``               set     game ids the user plays in ("my games")
+``deadlines``                    zset    gid -> unix time of its next reminder or timeout
+                                         (mirrored from meta, rebuildable)
+``remind:{gid}:{v}:{seat}``      string  reminder de-duplication (set-if-absent, TTL)
+``outbox:{platform}``            stream  messages to deliver; consumer group ``delivery``
+``sent:{key}``                   string  message keys already delivered (TTL), no resend
+``callback:{token}``             string  long button payloads (Telegram's 64-byte limit)
+===============================  ======  ===================================================
+
+All times are UTC unix seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+P = "agora:"
+
+
+def k_meta(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:meta"
+
+
+def k_lobby(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:lobby"
+
+
+def k_seats(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:seats"
+
+
+def k_names(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:names"
+
+
+def k_snap(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:snap"
+
+
+def k_log(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:log"
+
+
+def k_idem(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:idem"
+
+
+def k_events(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:ev"
+
+
+def k_posted(gid: str, version: int) -> str:
+    return f"{P}g:{{{gid}}}:posted:{version}"
+
+
+def k_snapv(gid: str, version: int) -> str:
+    return f"{P}g:{{{gid}}}:snap:{version}"
+
+
+def k_image(gid: str, version: int, who: str) -> str:
+    return f"{P}img:{gid}:{version}:{who}"
+
+
+def k_chat(platform: str, chat: str) -> str:
+    return f"{P}chat:{platform}:{chat}"
+
+
+def k_user(user: str) -> str:
+    return f"{P}u:{user}"
+
+
+def k_user_games(user: str) -> str:
+    return f"{P}u:{user}:games"
+
+
+def k_outbox(platform: str) -> str:
+    return f"{P}outbox:{platform}"
+
+
+def k_sent(key: str) -> str:
+    return f"{P}sent:{key}"
+
+
+def k_remind(gid: str, version: int, seat: int) -> str:
+    return f"{P}remind:{gid}:{version}:{seat}"
+
+
+def k_callback(token: str) -> str:
+    return f"{P}callback:{token}"
+
+
+K_SEQ = f"{P}seq:game"
+K_DEADLINES = f"{P}deadlines"
+EVENTS_KEPT = 400
+
+# One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
+# and outbox messages together, so a crash can never leave half a move behind.
+_COMMIT_LUA = """
+local meta, snap, log, idem, ev, dl, snapv = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local expected = tonumber(ARGV[1])
+local key = ARGV[2]
+if key ~= '' then
+  local prev = redis.call('HGET', idem, key)
+  if prev then return {'dup', prev} end
+end
+local v = tonumber(redis.call('HGET', meta, 'version') or '0')
+if v ~= expected then return {'stale', tostring(v)} end
+local nv = v + 1
+redis.call('SET', snap, ARGV[3])
+if ARGV[13] ~= '' then redis.call('SET', snapv, ARGV[3], 'EX', tonumber(ARGV[13])) end
+if ARGV[4] == 'push' then
+  redis.call('RPUSH', log, ARGV[5])
+elseif ARGV[4] == 'pop' then
+  redis.call('RPOP', log)
+end
+if ARGV[6] ~= '' then
+  redis.call('RPUSH', ev, ARGV[6])
+  redis.call('LTRIM', ev, -tonumber(ARGV[12]), -1)
+end
+local fields = cjson.decode(ARGV[7])
+redis.call('HSET', meta, 'version', nv)
+for f, val in pairs(fields) do
+  if val == '' then redis.call('HDEL', meta, f) else redis.call('HSET', meta, f, val) end
+end
+if ARGV[8] == '' then redis.call('ZREM', dl, ARGV[9]) else redis.call('ZADD', dl, ARGV[8], ARGV[9]) end
+local result = string.gsub(ARGV[10], '"version":0', '"version":' .. nv, 1)
+if key ~= '' then redis.call('HSET', idem, key, result) end
+local msgs = cjson.decode(ARGV[11])
+for i = 8, #KEYS do
+  local m = string.gsub(msgs[i - 7], '"version":0', '"version":' .. nv, 1)
+  redis.call('XADD', KEYS[i], 'MAXLEN', '~', 100000, '*', 'm', m)
+end
+return {'ok', result}
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """A message for one platform's outbox (``version`` 0 is filled in at commit)."""
+
+    platform: str
+    message: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class CommitResult:
+    """``status`` is ``ok``, ``dup`` (idempotency key seen) or ``stale`` (version moved)."""
+
+    status: str
+    payload: str
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return dict(json.loads(self.payload)) if self.status in ("ok", "dup") else {}
+
+    @property
+    def current_version(self) -> int:
+        return int(self.payload) if self.status == "stale" else int(self.data.get("version", 0))
+
+
+def pack_snapshot(text: str) -> bytes:
+    """Compress a canonical JSON dump (snapshots are re-read far more than written)."""
+    return zlib.compress(text.encode(), 6)
+
+
+def unpack_snapshot(blob: bytes) -> str:
+    return zlib.decompress(blob).decode()
+
+
+class Store:
+    """Typed access to the key layout above, over one ``redis.Redis`` client."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.r = client
+        self._commit = client.register_script(_COMMIT_LUA)
+
+    @classmethod
+    def from_url(cls, url: str) -> Store:
+        return cls(redis.Redis.from_url(url, socket_timeout=10, health_check_interval=30))
+
+    # ------------------------------------------------------------ games
+    def new_game_id(self) -> str:
+        """Short, readable, unique ids: ``g`` + base-36 counter (``g1f``)."""
+        n = int(self.r.incr(K_SEQ))
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+        out = ""
+        while n:
+            n, d = divmod(n, 36)
+            out = digits[d] + out
+        return "g" + out
+
+    def meta(self, gid: str) -> dict[str, str]:
+        raw = self.r.hgetall(k_meta(gid))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def seats(self, gid: str) -> dict[int, str]:
+        raw = self.r.hgetall(k_seats(gid))
+        return {int(k): v.decode() for k, v in raw.items()}
+
+    def names(self, gid: str) -> dict[str, str]:
+        raw = self.r.hgetall(k_names(gid))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def snapshot(self, gid: str) -> tuple[int, str | None]:
+        """(version, canonical dump) read together so they always match."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hget(k_meta(gid), "version")
+        pipe.get(k_snap(gid))
+        version, blob = pipe.execute()
+        return int(version or 0), (unpack_snapshot(blob) if blob else None)
+
+    def snapshot_at(self, gid: str, version: int) -> str | None:
+        """The snapshot of an older posted version (kept with a TTL), or the current one."""
+        current, snap = self.snapshot(gid)
+        if version == current:
+            return snap
+        blob = self.r.get(k_snapv(gid, version))
+        return unpack_snapshot(blob) if blob else None
+
+    def log(self, gid: str) -> list[dict[str, Any]]:
+        return [json.loads(x) for x in self.r.lrange(k_log(gid), 0, -1)]
+
+    def events(self, gid: str, last: int = 20) -> list[dict[str, Any]]:
+        return [json.loads(x) for x in self.r.lrange(k_events(gid), -last, -1)]
+
+    def idem_result(self, gid: str, key: str) -> dict[str, Any] | None:
+        raw = self.r.hget(k_idem(gid), key)
+        return json.loads(raw) if raw else None
+
+    def commit(
+        self,
+        gid: str,
+        *,
+        expected: int,
+        idem: str,
+        snapshot: str,
+        log_op: str = "push",
+        log_entry: Mapping[str, Any] | None = None,
+        events: Mapping[str, Any] | None = None,
+        meta: Mapping[str, Any] | None = None,
+        deadline: float | None = None,
+        result: Mapping[str, Any] | None = None,
+        outgoing: Sequence[Outgoing] = (),
+        keep_snapshot: int = 0,
+    ) -> CommitResult:
+        """The atomic step: check ``expected`` version and ``idem``, then write everything.
+
+        ``result`` and every outgoing message are stored with ``"version": 0`` replaced by the
+        new version inside the script, so they name the version they produced.
+        ``keep_snapshot`` (seconds) also keeps this version's snapshot for that long, so the
+        board of a posted turn can be drawn even after the game has moved on.
+        """
+        res = {"version": 0, **{k: v for k, v in (result or {}).items() if k != "version"}}
+        msgs = []
+        for o in outgoing:
+            m = {"version": 0, **{k: v for k, v in o.message.items() if k != "version"}}
+            msgs.append(json.dumps(m, separators=(",", ":")))
+        keys = [k_meta(gid), k_snap(gid), k_log(gid), k_idem(gid), k_events(gid), K_DEADLINES]
+        keys.append(k_snapv(gid, expected + 1))
+        keys += [k_outbox(o.platform) for o in outgoing]
+        args = [
+            expected,
+            idem,
+            pack_snapshot(snapshot),
+            log_op,
+            json.dumps(log_entry or {}, separators=(",", ":")),
+            json.dumps(events, separators=(",", ":")) if events is not None else "",
+            json.dumps({k: ("" if v is None else str(v)) for k, v in (meta or {}).items()}),
+            "" if deadline is None else repr(float(deadline)),
+            gid,
+            json.dumps(res, separators=(",", ":")),
+            json.dumps(msgs),
+            EVENTS_KEPT,
+            str(keep_snapshot) if keep_snapshot else "",
+        ]
+        status, payload = self._commit(keys=keys, args=args)
+        return CommitResult(status.decode(), payload.decode())
+
+    # --------------------------------------------------- chats and users
+    def chat_game(self, platform: str, chat: str) -> str | None:
+        raw = self.r.get(k_chat(platform, chat))
+        return raw.decode() if raw else None
+
+    def user(self, user: str) -> dict[str, str]:
+        raw = self.r.hgetall(k_user(user))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def user_games(self, user: str) -> list[str]:
+        return sorted(x.decode() for x in self.r.smembers(k_user_games(user)))
+
+    def touch_user(self, user: str, name: str, dm: str | None = None) -> None:
+        pipe = self.r.pipeline()
+        pipe.hset(k_user(user), "name", name)
+        if dm:
+            pipe.hset(k_user(user), "dm", dm)
+        pipe.execute()
+
+    def now(self) -> float:
+        """Wall clock in UTC seconds (one place, so tests can patch it)."""
+        return time.time()

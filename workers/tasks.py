@@ -1,0 +1,133 @@
+"""Celery tasks. Arguments are ids and short strings; every task is idempotent.
+
+Why these guarantees: tasks are acknowledged late and may run twice (redelivery after a
+crash, a retried publish); a move carries its idempotency key into the atomic commit, and
+follow-ups (automatic players, renders) re-check the game version first, so a second run
+changes nothing. Retries happen only on transient Redis errors, never on rule errors (those
+are results the player sees).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import zlib
+from typing import Any
+
+import redis
+
+from workers import deadlines, images, pipeline
+from workers.celery_app import app
+from workers.pipeline import BOT, Loaded, MoveResult, Rejected
+from workers.store import Store
+
+log = logging.getLogger(__name__)
+TRANSIENT = (redis.ConnectionError, redis.TimeoutError)
+_store: Store | None = None
+
+
+def store() -> Store:
+    """One store per worker process, built from the broker URL."""
+    global _store
+    if _store is None:
+        _store = Store.from_url(str(app.conf.broker_url))
+    return _store
+
+
+def _fault(point: str) -> None:
+    """Test hook for crash tests: ``AGORA_FAULT=before_commit:5`` sleeps at that point so a
+    test can SIGKILL the worker mid-move. Unset in production."""
+    spec = os.environ.get("AGORA_FAULT", "")
+    name, _, seconds = spec.partition(":")
+    if name == point:
+        time.sleep(float(seconds or 5))
+
+
+def follow_up(loaded: Loaded, result: MoveResult) -> None:
+    """After a commit: pre-warm the board image and wake automatic players."""
+    kick.delay(loaded.gid)
+
+
+@app.task(name="agora.move", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
+def move(gid: str, user: str, text: str, idem: str) -> dict[str, Any]:
+    """A player's move as typed text (or a pressed button's notation)."""
+    return pipeline.submit(
+        store(), gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
+    ).to_json()
+
+
+def _before_commit() -> None:
+    _fault("before_commit")
+
+
+@app.task(name="agora.kick", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)
+def kick(gid: str) -> None:
+    """Render the current board (if it is a posted turn) and start automatic players."""
+    st = store()
+    try:
+        loaded = pipeline.load(st, gid)
+    except Rejected:
+        return
+    if loaded.meta.get("posted_v") == str(loaded.version):
+        render.delay(gid, loaded.version)
+    if loaded.meta.get("status") != "active":
+        return
+    for seat in sorted(loaded.game.to_move(loaded.state)):
+        if loaded.seats.get(seat, BOT) == BOT:
+            auto.delay(gid, seat, loaded.version)
+
+
+@app.task(name="agora.auto", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)
+def auto(gid: str, seat: int, version: int) -> None:
+    """The automatic player's move for ``seat`` if the game is still at ``version``."""
+    st = store()
+    try:
+        loaded = pipeline.load(st, gid)
+    except Rejected:
+        return
+    if loaded.version != version or loaded.seats.get(seat) != BOT or loaded.meta.get("status") != "active":
+        return
+    game = loaded.game
+    if seat not in game.to_move(loaded.state):
+        return
+    seed = zlib.crc32(f"{gid}:{version}:{seat}".encode())
+    action = game.auto_action(loaded.state, seat, seed)
+    text = game.notation(loaded.state, seat, action)
+    pipeline.submit(st, gid, text=text, idem=f"auto:{version}:{seat}", seat=seat, source="auto", after_commit=follow_up)
+
+
+@app.task(name="agora.render", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3, ignore_result=True)
+def render(gid: str, version: int) -> None:
+    """Pre-warm the public board image of a posted turn (idempotent: cached by version)."""
+    images.board_png(store(), gid, version)
+
+
+@app.task(name="agora.timeout", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)
+def timeout(gid: str, seat: int, text: str, idem: str) -> None:
+    """Apply a missed deadline's default move (once: the key names the version)."""
+    pipeline.submit(store(), gid, text=text, idem=idem, seat=seat, source="timeout", after_commit=follow_up)
+
+
+@app.task(name="agora.sweep", ignore_result=True)
+def sweep() -> int:
+    """Beat job: handle every game whose reminder or timeout is due."""
+    st = store()
+    now = st.now()
+    n = 0
+    for gid in deadlines.due(st, now):
+        deadlines.process(
+            st,
+            gid,
+            now,
+            run_auto=lambda g, s, v: auto.delay(g, s, v),
+            submit_timeout=lambda g, s, t, k: timeout.delay(g, s, t, k),
+        )
+        n += 1
+    return n
+
+
+@app.task(name="agora.noop")
+def noop(x: int = 0) -> int:
+    """Baseline task for the pipeline benchmark (a Celery round trip doing nothing)."""
+    return x
