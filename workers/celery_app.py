@@ -18,6 +18,16 @@ def broker_url() -> str:
     return os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 
 
+def load_plugins() -> None:
+    """Import extra game modules named in ``AGORA_PLUGINS`` (comma-separated); each registers
+    its game with ``engine.register``. Tests use it for their toy game."""
+    import importlib
+
+    for name in filter(None, (x.strip() for x in os.environ.get("AGORA_PLUGINS", "").split(","))):
+        importlib.import_module(name)
+
+
+load_plugins()
 app = Celery("agora", include=["workers.tasks"])
 app.conf.update(
     broker_url=broker_url(),
@@ -33,7 +43,7 @@ app.conf.update(
     worker_prefetch_multiplier=1,
     result_expires=3600,
     broker_connection_retry_on_startup=True,
-    broker_transport_options={"visibility_timeout": 120},
+    broker_transport_options={"visibility_timeout": int(os.environ.get("AGORA_VISIBILITY_TIMEOUT", "300"))},
     result_backend_transport_options={"retry_policy": {"timeout": 5.0}},
     worker_hijack_root_logger=False,
     beat_schedule={
