@@ -22,7 +22,12 @@ def load_plugins() -> None:
     """Import extra game modules named in ``AGORA_PLUGINS`` (comma-separated); each registers
     its game with ``engine.register``. Tests use it for their toy game."""
     import importlib
+    import sys
+    from pathlib import Path
 
+    root = str(Path(__file__).resolve().parent.parent)
+    if os.environ.get("AGORA_PLUGINS") and root not in sys.path:
+        sys.path.append(root)
     for name in filter(None, (x.strip() for x in os.environ.get("AGORA_PLUGINS", "").split(","))):
         importlib.import_module(name)
 

@@ -13,14 +13,17 @@ from typing import Any
 
 import celery.exceptions
 
+from engine import EngineError
 from workers import outbox
+from workers.celery_app import load_plugins
 from workers.commands import COMMANDS, Commands, Context
 from workers.outbox import Envelope
 from workers.pipeline import MoveResult
 from workers.replies import Button, Part, Reply, error
 from workers.store import Store
 
-__all__ = ["COMMANDS", "Button", "Client", "Context", "Envelope", "Part", "Reply"]
+load_plugins()
+__all__ = ["COMMANDS", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
 log = logging.getLogger(__name__)
 
 
@@ -112,6 +115,17 @@ class Client:
             return dm, True
         return None
 
+    def awaits(self, gid: str, platform: str, user: str) -> bool:
+        """Whether game ``gid`` is waiting for a move of this user (or is over: False)."""
+        meta = self.store.meta(gid)
+        if meta.get("status") != "active":
+            return False
+        return self.commands._awaits(gid, f"{platform}:{user}")
+
+    def game_status(self, gid: str) -> str:
+        """``lobby``, ``active``, ``over`` or ``""`` when there is no such game."""
+        return self.store.meta(gid).get("status", "")
+
     def user_dm(self, platform: str, user: str) -> str | None:
         return self.store.user(f"{platform}:{user}").get("dm")
 
@@ -124,3 +138,65 @@ class Client:
 
     def close(self) -> None:
         self.store.r.close()
+
+
+# ------------------------------------------------------------------ no-server helpers
+def list_games() -> list[dict[str, Any]]:
+    """Every available game: id, name, player counts, summary, options."""
+    from engine import list_games as _list
+
+    return [
+        {
+            "id": g.id,
+            "name": g.info.name,
+            "min_players": g.info.min_players,
+            "max_players": g.info.max_players,
+            "summary": g.info.summary,
+            "options": dict(g.info.options_help),
+            "aliases": list(g.aliases),
+        }
+        for g in _list()
+    ]
+
+
+def replay_record(game: str, seed: int, players: int, options: dict[str, Any], lines: list[str]) -> dict[str, Any]:
+    """Replay a record (``seat: notation`` lines, seats 1-based) and return the final
+    spectator view and outcome. Errors name the line that failed."""
+    from engine import find_game
+
+    g = find_game(game)
+    state = g.new_game(seed, players, options)
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        seat_text, sep, text = line.partition(":")
+        if not sep or not seat_text.strip().isdigit():
+            raise ValueError(f"line {number}: expected `seat: move`, e.g. `1: rondel templum`; got {line!r}")
+        seat = int(seat_text) - 1
+        try:
+            state = g.apply(state, seat, g.parse(state, seat, text.strip())).state
+        except EngineError as exc:
+            raise ValueError(f"line {number} ({line!r}): {exc.user_message}") from exc
+    outcome = g.outcome(state)
+    return {
+        "game": g.id,
+        "view": g.view(state, None),
+        "status": g.status(state, None),
+        "outcome": outcome.to_json() if outcome else None,
+    }
+
+
+def game_players(game: str) -> tuple[int, int]:
+    """(min, max) players of a game, by name or alias."""
+    from engine import find_game
+
+    info = find_game(game).info
+    return info.min_players, info.max_players
+
+
+def local_services(data_dir: Any, **kwargs: Any) -> Any:
+    """Start the embedded server (if REDIS_URL is unset) and a worker; see workers.local."""
+    from workers.local import local_services as _local
+
+    return _local(data_dir, **kwargs)

@@ -67,7 +67,7 @@ COMMANDS: dict[str, str] = {
     "new": "`new <game> [option=value ...] [hours=48]` — open a table in this chat",
     "join": "`join` — take a seat at the table in this chat",
     "leave": "`leave` — leave the table before the game begins",
-    "begin": "`begin [bots=N]` — start the game (automatic players fill N extra seats)",
+    "begin": "`begin [bots=N] [order=bots-first] [seed=N]` — start the game (automatic players fill N seats)",
     "move": "`move <move>` — make a move, e.g. `move rondel templum`",
     "moves": "`moves` — your legal moves, grouped, with buttons",
     "board": "`board` — the current board image",
@@ -254,14 +254,22 @@ class Commands:
 
     def cmd_begin(self, ctx: Context, rest: str) -> Reply:
         gid, tail = self._game_for(ctx, rest)
-        bots = 0
+        bots, first, seed = 0, False, None
         for arg in tail.split():
             key, _, value = arg.partition("=")
-            if key.lower() == "bots" and value.isdigit() and int(value) <= 8:
+            key = key.lower()
+            if key == "bots" and value.isdigit() and int(value) <= 8:
                 bots = int(value)
+            elif key == "order" and value.lower() in ("bots-first", "humans-first"):
+                first = value.lower() == "bots-first"
+            elif key == "seed" and value.isdigit() and len(value) <= 18:
+                seed = int(value)
             else:
-                return error("`begin` takes only `bots=N` (0–8), e.g. `begin bots=1`.", "command/usage")
-        res = lobby.begin(self.store, gid, ctx.user_key, bots=bots, idem=f"begin:{gid}")
+                return error(
+                    "`begin` takes `bots=N` (0–8), `order=bots-first` and `seed=N`, e.g. `begin bots=1`.",
+                    "command/usage",
+                )
+        res = lobby.begin(self.store, gid, ctx.user_key, bots=bots, bots_first=first, seed=seed, idem=f"begin:{gid}")
         return self._result_reply(res)
 
     def cmd_move(self, ctx: Context, rest: str) -> Reply:

@@ -9,12 +9,14 @@ full state, so a public image cannot contain private information.
 from __future__ import annotations
 
 import json
+import logging
 
 import renderer
 from engine import find_game
 from workers.store import Store, k_image
 
 IMAGE_TTL = 7 * 86400
+log = logging.getLogger(__name__)
 
 
 def board_png(store: Store, gid: str, version: int | None = None) -> bytes | None:
@@ -33,7 +35,11 @@ def board_png(store: Store, gid: str, version: int | None = None) -> bytes | Non
         return None
     game = find_game(meta["game"])
     state = game.load(json.loads(snap))
-    png = renderer.render(game.id, game.view(state, None))
+    try:
+        png = renderer.render(game.id, game.view(state, None))
+    except Exception:
+        log.exception("rendering %s v%s failed", gid, version)
+        return None
     store.r.set(key, png, ex=IMAGE_TTL, nx=True)
     return png
 
@@ -52,7 +58,11 @@ def private_png(store: Store, gid: str, seat: int) -> bytes | None:
         return None
     game = find_game(meta["game"])
     state = game.load(json.loads(snap))
-    png = renderer.render_private(game.id, game.view(state, seat))
+    try:
+        png = renderer.render_private(game.id, game.view(state, seat))
+    except Exception:
+        log.exception("rendering the private image of %s seat %s failed", gid, seat)
+        return None
     if png is not None:
         store.r.set(key, png, ex=IMAGE_TTL, nx=True)
     return png

@@ -131,16 +131,28 @@ def _lobby_meta(store: Store, gid: str) -> dict[str, str]:
     return meta
 
 
-def begin(store: Store, gid: str, user: str, *, bots: int = 0, seed: int | None = None, idem: str = "") -> MoveResult:
-    """Seat the lobby in join order (plus ``bots`` automatic players) and deal the game."""
+def begin(
+    store: Store,
+    gid: str,
+    user: str,
+    *,
+    bots: int = 0,
+    bots_first: bool = False,
+    seed: int | None = None,
+    idem: str = "",
+) -> MoveResult:
+    """Seat the lobby in join order plus ``bots`` automatic players (after the humans, or
+    before them with ``bots_first``) and deal the game. ``seed`` fixes the deal (replays)."""
     meta = _lobby_meta(store, gid)
     game = find_game(meta["game"])
     seats = lobby(store, gid)
-    if user not in {s.user for s in seats}:
+    if user not in {s.user for s in seats} and user != meta.get("creator"):
         raise Rejected("auth/not_a_player", "Only players at the table can start the game. `join` first.")
-    players = [s.user for s in seats] + [BOT] * bots
-    names = {str(i): s.name for i, s in enumerate(seats)}
-    names.update({str(len(seats) + i): "automatic player" for i in range(bots)})
+    order: list[tuple[str, str]] = [(s.user, s.name) for s in seats]
+    robots = [(BOT, "automatic player")] * bots
+    order = robots + order if bots_first else order + robots
+    players = [u for u, _ in order]
+    names = {str(i): n for i, (_, n) in enumerate(order)}
     if len(players) < game.info.min_players:
         need = game.info.min_players - len(players)
         raise Rejected(

@@ -61,7 +61,10 @@ def _load(entry: _Entry) -> AnyGame | None:
             if exc.name is not None and entry.module.startswith(exc.name):
                 return None
             raise
-        _CACHE[entry.id] = getattr(module, entry.cls)()
+        cls = getattr(module, entry.cls, None)
+        if cls is None:  # a package still being written: not available yet
+            return None
+        _CACHE[entry.id] = cls()
     return _CACHE[entry.id]
 
 

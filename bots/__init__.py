@@ -1,0 +1,2 @@
+"""Chat adapters (Telegram, Discord, console) and the ``agora`` command line; they reach the
+service only through :mod:`workers.client`."""

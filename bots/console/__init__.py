@@ -1,0 +1,1 @@
+"""The console adapter: the shared commands in a terminal, for local games."""
