@@ -263,7 +263,9 @@ def plan_after_step(store: Store, loaded: Loaded, new_state: Any, events: list[E
             outgoing.append(
                 _msg(user, nv, {"type": "private", "game": gid, "user": user, "seat": seat, "text": "\n".join(texts)})
             )
-    if after != before or over:
+    # A board is posted when someone new is awaited (not when one of several simultaneous
+    # choosers has chosen) or when the game ends.
+    if not after <= before or over:
         meta["posted_v"] = nv
         outgoing.append(
             Outgoing(
@@ -298,7 +300,7 @@ def _deadline(
     """Next timeout and reminder. Bots: a 15 s safety net. Humans: ``turn_hours`` (0 = none)."""
     if any(loaded.seats.get(s, BOT) == BOT for s in after):
         return now + 15.0, None, {"deadline_at": f"{now + 15.0:.3f}", "remind_at": None}
-    if after == before and loaded.meta.get("deadline_at"):
+    if after <= before and loaded.meta.get("deadline_at"):
         dl = float(loaded.meta["deadline_at"])
         rem = loaded.meta.get("remind_at")
         return dl, (float(rem) if rem else None), {}
