@@ -1,0 +1,92 @@
+"""Benchmark: Antike Duellum board images — full render vs PNG encoding alone.
+
+Run from the repository root:
+
+    .venv/bin/python bench/bench_render.py [--renders 30] [--check]
+
+For ~30 varied views (seeded random positions on both map sides, after one cold render that
+builds and caches the static map bases) it prints the median time of a full board render
+(copy the cached base, draw the turn, encode PNG), the median time of encoding the same final
+canvas to PNG alone, and their ratio. Targets: render median < 60 ms, ratio <= 2 (drawing a
+turn costs no more than encoding it). ``--check`` exits with status 1 when a target is missed.
+
+For reference it also times Pillow's own PNG encoder (default settings) on the same canvases:
+that encoder's adaptive per-row filtering is why ``renderer.base.encode_png`` writes unfiltered
+rows with zlib instead (see the comment there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from renderer import base, duellum
+from tests.renderer.fixtures import make_view, random_view
+
+TARGET_MS = 60.0
+TARGET_RATIO = 2.0
+
+
+def _ms(seconds: float) -> float:
+    return seconds * 1000.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--renders", type=int, default=30, help="number of timed renders (default 30)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    args = parser.parse_args()
+
+    views = [random_view("AB"[i % 2], seed=i, viewer=None) for i in range(args.renders)]
+
+    base.STATIC_LAYERS.clear()
+    t0 = time.perf_counter()
+    for side in "AB":
+        duellum.render(make_view(side))
+    cold = _ms(time.perf_counter() - t0) / 2
+
+    render_ms: list[float] = []
+    encode_ms: list[float] = []
+    pillow_ms: list[float] = []
+    sizes: list[int] = []
+    for view in views:
+        t = time.perf_counter()
+        data = duellum.render(view)
+        render_ms.append(_ms(time.perf_counter() - t))
+        sizes.append(len(data))
+
+        canvas = duellum.board_image(view)  # the same final canvas, drawn again untimed
+        t = time.perf_counter()
+        base.encode_png(canvas)
+        encode_ms.append(_ms(time.perf_counter() - t))
+
+        t = time.perf_counter()
+        canvas.save(io.BytesIO(), "PNG")
+        pillow_ms.append(_ms(time.perf_counter() - t))
+
+    render_med = statistics.median(render_ms)
+    encode_med = statistics.median(encode_ms)
+    ratio = render_med / encode_med
+    info = base.STATIC_LAYERS.info()
+    print(f"board {duellum.WIDTH}x{duellum.HEIGHT}, {len(views)} varied views (sides A and B)")
+    print(f"cold first render (builds the map base): {cold:.1f} ms per side")
+    print(f"render median: {render_med:.1f} ms   (p90 {statistics.quantiles(render_ms, n=10)[-1]:.1f} ms)")
+    print(f"encode median: {encode_med:.1f} ms   (PNG writer, zlib level {base.PNG_ZLIB_LEVEL})")
+    print(f"ratio render/encode: {ratio:.2f}")
+    print(f"drawing only (render - encode): {render_med - encode_med:.1f} ms")
+    print(f"PNG size median: {statistics.median(sizes) / 1024:.0f} KiB")
+    print(f"reference: Pillow PNG encoder (default settings) median {statistics.median(pillow_ms):.1f} ms")
+    print(f"static layer cache: {info.builds} builds, {info.hits} hits")
+    ok = render_med < TARGET_MS and ratio <= TARGET_RATIO
+    print(f"targets (median < {TARGET_MS:.0f} ms, ratio <= {TARGET_RATIO:.0f}): {'met' if ok else 'MISSED'}")
+    return 0 if ok or not args.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

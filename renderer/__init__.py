@@ -1,0 +1,78 @@
+"""Board images for chat: engine view dict in, PNG bytes out.
+
+Public API:
+
+- :func:`render` — the public board image of a game (the same for every viewer);
+- :func:`render_private` — one seat's private image (e.g. a hand of cards), or None.
+
+Why a dispatch table with a fallback: the platform posts an image after every turn of every
+game, so a game without its own renderer yet still gets a plain status card
+(:mod:`renderer.fallback`) instead of an error. An unknown game id is a programming error
+and raises ``ValueError``.
+
+Layering: this package imports only Pillow and (views/data of) ``engine`` — never Redis,
+Celery or chat libraries — and only ever sees views, never full game states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from renderer import duellum
+from renderer.fallback import render_fallback
+
+__all__ = ["GAMES", "render", "render_private"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Renderer:
+    title: str
+    public: Callable[[Mapping[str, Any]], bytes] | None  # None: FALLBACK status card only
+    private: Callable[[Mapping[str, Any]], bytes | None] | None
+
+
+GAMES: Mapping[str, _Renderer] = {
+    "duellum": _Renderer("Antike Duellum", duellum.render, duellum.render_private),
+    # FALLBACK: these games have no board renderer yet; they get a generic status card.
+    "seven-wonders": _Renderer("7 Wonders", None, None),
+    "clash": _Renderer("Clash of Cultures", None, None),
+    "mare-nostrum": _Renderer("Mare Nostrum", None, None),
+    "capitals": _Renderer("The Capitals", None, None),
+}
+
+
+def _entry(game_id: str) -> tuple[str, _Renderer]:
+    key = game_id.strip().lower().replace("_", "-")
+    entry = GAMES.get(key)
+    if entry is None:
+        known = ", ".join(GAMES)
+        raise ValueError(f"No renderer for game {game_id!r}; known games: {known}.")
+    return key, entry
+
+
+def render(game_id: str, view: Mapping[str, Any]) -> bytes:
+    """PNG bytes of the public board of ``game_id`` drawn from ``view``.
+
+    Never contains private information, whichever seat's view is passed.
+
+    Raises:
+        ValueError: ``game_id`` is not a game Agora knows.
+    """
+    key, entry = _entry(game_id)
+    if entry.public is None:
+        return render_fallback(key, entry.title, view)
+    return entry.public(view)
+
+
+def render_private(game_id: str, view: Mapping[str, Any]) -> bytes | None:
+    """PNG bytes of the viewer's private image (their hand), or None if there is nothing private.
+
+    Raises:
+        ValueError: ``game_id`` is not a game Agora knows.
+    """
+    _, entry = _entry(game_id)
+    if entry.private is None:
+        return None
+    return entry.private(view)

@@ -1,0 +1,476 @@
+"""Shared rendering base: fonts, palette, text helpers, PNG encoding and the static-layer cache.
+
+Why one small base: every game renderer needs the same four things — fonts that exist on any
+host (DejaVu where installed, Pillow's own scalable font otherwise, never a crash), one
+palette so a "brown" player looks the same in every image, text that stays readable on a
+phone (stroked labels, word wrapping), and a cache so static art (a map's regions, borders
+and names) is drawn once per process instead of once per turn. Piece icons live in
+:mod:`renderer.icons` to keep this module short.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Generic, TypeVar
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+T = TypeVar("T")
+
+# ----------------------------------------------------------------------------- palette
+
+WHITE: Final[RGB] = (255, 255, 255)
+BLACK: Final[RGB] = (0, 0, 0)
+INK: Final[RGB] = (28, 24, 20)  # near-black for text and outlines: high contrast on every fill
+MUTED: Final[RGB] = (105, 98, 90)
+PAPER: Final[RGB] = (247, 242, 230)  # page background
+PANEL: Final[RGB] = (255, 252, 244)
+PANEL_EDGE: Final[RGB] = (120, 108, 92)
+HIGHLIGHT: Final[RGB] = (255, 200, 0)  # last-turn glow: bright yellow, paired with a black rim
+
+# Player colours of the physical games. Each has an ink colour for text drawn on it. BROWN and
+# BEIGE differ strongly in lightness, so they stay apart under every colour-vision deficiency;
+# pieces additionally carry the owner's letter.
+PLAYER_FILL: Final[Mapping[str, RGB]] = {
+    "BROWN": (110, 62, 28),
+    "BEIGE": (240, 222, 176),
+    "RED": (196, 40, 40),
+    "BLUE": (36, 84, 180),
+    "GREEN": (40, 130, 60),
+    "YELLOW": (240, 200, 40),
+    "BLACK": (40, 40, 40),
+    "WHITE": (245, 245, 245),
+}
+PLAYER_INK: Final[Mapping[str, RGB]] = {
+    "BROWN": WHITE,
+    "BEIGE": INK,
+    "RED": WHITE,
+    "BLUE": WHITE,
+    "GREEN": WHITE,
+    "YELLOW": INK,
+    "BLACK": WHITE,
+    "WHITE": INK,
+}
+# For seats whose colour name is unknown: hues unlike the named colours above.
+FALLBACK_PLAYER_FILLS: Final[Sequence[RGB]] = ((128, 64, 160), (40, 150, 150), (220, 120, 30), (120, 120, 120))
+
+# Region kinds (the data file's suggestion: LAND tan, MIXED green, SEA light blue).
+KIND_FILL: Final[Mapping[str, RGB]] = {
+    "LAND": (226, 200, 150),
+    "MIXED": (164, 204, 140),
+    "SEA": (172, 208, 238),
+}
+SEA_INK: Final[RGB] = (20, 60, 120)
+
+# Border types: legions cross RED, galleys BLUE, both REDBLUE (purple, drawn thicker).
+BORDER_COLOUR: Final[Mapping[str, RGB]] = {
+    "RED": (200, 40, 40),
+    "BLUE": (40, 100, 210),
+    "REDBLUE": (128, 48, 160),
+}
+
+# Resources: marble white, iron blue, gold golden (the chips of the physical game); coins brass.
+RESOURCE_FILL: Final[Mapping[str, RGB]] = {
+    "marble": (238, 238, 234),
+    "iron": (84, 112, 150),
+    "gold": (232, 178, 24),
+    "coins": (200, 160, 60),
+}
+RESOURCE_INK: Final[Mapping[str, RGB]] = {"marble": INK, "iron": WHITE, "gold": INK, "coins": INK}
+RESOURCE_LETTER: Final[Mapping[str, str]] = {"marble": "M", "iron": "I", "gold": "G", "coins": "$"}
+
+
+def player_fill(colour: str, seat: int = 0) -> RGB:
+    """Fill colour of a player colour name; unknown names get a stable per-seat colour."""
+    fill = PLAYER_FILL.get(colour.upper())
+    return fill if fill is not None else FALLBACK_PLAYER_FILLS[seat % len(FALLBACK_PLAYER_FILLS)]
+
+
+def ink_on(fill: RGB) -> RGB:
+    """Black or white, whichever reads better on ``fill`` (relative luminance threshold)."""
+    r, g, b = fill
+    return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else WHITE
+
+
+def tint(colour: RGB, amount: float) -> RGB:
+    """``colour`` mixed towards white by ``amount`` (0 = unchanged, 1 = white)."""
+    return (
+        round(colour[0] + (255 - colour[0]) * amount),
+        round(colour[1] + (255 - colour[1]) * amount),
+        round(colour[2] + (255 - colour[2]) * amount),
+    )
+
+
+# ----------------------------------------------------------------------------- fonts
+
+# File names tried for each style, best first. DejaVu is the reference (wide glyph coverage,
+# including the dashes and arrows chat text uses); Liberation and Noto are common elsewhere.
+_FONT_FILES: Final[Mapping[str, tuple[str, ...]]] = {
+    "regular": ("DejaVuSans.ttf", "LiberationSans-Regular.ttf", "NotoSans-Regular.ttf", "Arial.ttf", "arial.ttf"),
+    "bold": ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf", "NotoSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf"),
+    "italic": (
+        "DejaVuSans-Oblique.ttf",
+        "LiberationSans-Italic.ttf",
+        "NotoSans-Italic.ttf",
+        "Arial Italic.ttf",
+        "ariali.ttf",
+    ),
+}
+
+
+def font_search_dirs() -> list[Path]:
+    """Directories searched for TTF files, in order (no fontconfig needed).
+
+    ``AGORA_FONT_DIR`` (os.pathsep-separated) comes first, then ``renderer/fonts`` (for a
+    vendored font), then the usual system locations of Linux, macOS and Windows. Sub-folders
+    one level down are searched too (e.g. ``/usr/share/fonts/truetype/dejavu``).
+    """
+    dirs = [Path(p) for p in os.environ.get("AGORA_FONT_DIR", "").split(os.pathsep) if p]
+    home = Path.home()
+    dirs += [
+        Path(__file__).with_name("fonts"),
+        Path("/usr/share/fonts/truetype/dejavu"),
+        Path("/usr/share/fonts/dejavu"),
+        Path("/usr/share/fonts/TTF"),
+        Path("/usr/share/fonts/truetype"),
+        Path("/usr/share/fonts"),
+        Path("/usr/local/share/fonts"),
+        home / ".local/share/fonts",
+        home / ".fonts",
+        Path("/Library/Fonts"),
+        Path("/System/Library/Fonts/Supplemental"),
+        Path(os.environ.get("WINDIR", "C:/Windows")) / "Fonts",
+    ]
+    return dirs
+
+
+@functools.cache
+def font_path(style: str) -> Path | None:
+    """The TTF file for ``style`` ("regular", "bold", "italic"), or None if none is installed."""
+    names = _FONT_FILES.get(style, _FONT_FILES["regular"])
+    dirs = font_search_dirs()
+    for name in names:
+        for d in dirs:
+            candidate = d / name
+            if candidate.is_file():
+                return candidate
+        for d in dirs:
+            try:
+                subdirs = sorted(p for p in d.iterdir() if p.is_dir()) if d.is_dir() else []
+            except OSError:
+                continue
+            for sub in subdirs:
+                candidate = sub / name
+                if candidate.is_file():
+                    return candidate
+    return None
+
+
+@functools.cache
+def font(size: int, style: str = "regular") -> Font:
+    """A font of ``size`` pixels: the installed TTF, else Pillow's built-in scalable font.
+
+    Never raises: a missing or unreadable file falls back (bold → regular → built-in).
+    """
+    for candidate_style in (style, "regular"):
+        path = font_path(candidate_style)
+        if path is not None:
+            try:
+                return ImageFont.truetype(str(path), size)
+            except OSError:
+                continue
+    return ImageFont.load_default(size=size)
+
+
+def fonts_signature() -> tuple[str, ...]:
+    """Which font files are in use; part of static-layer cache keys (fonts change the art)."""
+    return tuple(str(font_path(s)) for s in ("regular", "bold", "italic"))
+
+
+def using_fallback_font() -> bool:
+    """True when no TTF was found and Pillow's built-in font (no "—" glyph) is in use."""
+    return font_path("regular") is None
+
+
+def clear_font_cache() -> None:
+    """Forget found fonts (tests that change the search path; a font installed at runtime)."""
+    font_path.cache_clear()
+    font.cache_clear()
+    text_width.cache_clear()
+    _sprite.cache_clear()
+
+
+# Characters the built-in fallback font lacks, and a safe spelling for each.
+_FALLBACK_REPLACEMENTS: Final[Mapping[str, str]] = {
+    "—": "-",
+    "–": "-",
+    "…": "...",
+    "×": "x",
+    "→": "->",
+    "←": "<-",
+    "▶": ">",
+    "•": "*",
+    "·": "-",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+    "✓": "+",
+    "◀": "<",
+    "★": "*",
+    "■": "#",
+}
+
+
+def safe_text(text: str) -> str:
+    """``text`` with glyphs the fallback font lacks replaced (unchanged with a real TTF)."""
+    if not using_fallback_font():
+        return text
+    for bad, good in _FALLBACK_REPLACEMENTS.items():
+        text = text.replace(bad, good)
+    # Anything beyond Latin Extended-B is likely missing too: a "?" reads better than a box.
+    return "".join(ch if ord(ch) <= 0x24F else "?" for ch in text)
+
+
+# ----------------------------------------------------------------------------- text helpers
+
+
+@functools.lru_cache(maxsize=4096)
+def text_width(text: str, fnt: Font) -> float:
+    """Advance width of ``text`` in pixels (cached: panels measure the same strings every turn)."""
+    if isinstance(fnt, ImageFont.FreeTypeFont):
+        return fnt.getlength(text)
+    left, _, right, _ = fnt.getbbox(text)
+    return float(right - left)
+
+
+_SPRITE_MAX_CHARS: Final[int] = 48  # longer strings (log lines, status sentences) rarely repeat
+
+
+@functools.lru_cache(maxsize=2048)
+def _sprite(
+    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
+) -> tuple[int, int, Image.Image, Image.Image | None]:
+    """Rendered masks of ``text``: (dx, dy) from the anchor point, the fill mask, the stroke mask.
+
+    Why: rasterising glyphs is most of the cost of a turn's image, and most strings (numbers,
+    captions, names) repeat every turn; a cached mask is blitted with ``ImageDraw.bitmap``.
+    """
+    box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
+    size = (max(1, right - left), max(1, bottom - top))
+    fill_mask = Image.new("L", size, 0)
+    ImageDraw.Draw(fill_mask).text((-left, -top), text, fill=255, font=fnt, anchor=anchor)
+    stroke_mask = None
+    if stroke:
+        stroke_mask = Image.new("L", size, 0)
+        ImageDraw.Draw(stroke_mask).text((-left, -top), text, fill=255, font=fnt, anchor=anchor, stroke_width=stroke)
+    return left, top, fill_mask, stroke_mask
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    fnt: Font,
+    fill: RGB = INK,
+    *,
+    anchor: str = "la",
+    stroke: int = 0,
+    stroke_fill: RGB = WHITE,
+) -> None:
+    """Draw ``text`` at ``xy`` with a Pillow ``anchor``; a ``stroke`` halo keeps it readable on lines.
+
+    Short TrueType strings go through a cache of rendered masks (positions rounded to whole
+    pixels); long one-off sentences are drawn directly so the cache stays small.
+    Bitmap fallback fonts (no anchor support) are placed by hand.
+    """
+    text = safe_text(text)
+    if not text:
+        return
+    if isinstance(fnt, ImageFont.FreeTypeFont) and len(text) > _SPRITE_MAX_CHARS:
+        draw.text(xy, text, fill=fill, font=fnt, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+        return
+    if isinstance(fnt, ImageFont.FreeTypeFont):
+        dx, dy, fill_mask, stroke_mask = _sprite(text, fnt, anchor, stroke)
+        pos = (round(xy[0]) + dx, round(xy[1]) + dy)
+        if stroke_mask is not None:
+            draw.bitmap(pos, stroke_mask, fill=stroke_fill)
+        draw.bitmap(pos, fill_mask, fill=fill)
+        return
+    left, top, right, bottom = fnt.getbbox(text)
+    w, h = right - left, bottom - top
+    x, y = xy
+    x -= {"l": 0, "m": w / 2, "r": w}.get(anchor[0], 0)
+    y -= {"a": 0, "t": 0, "m": h / 2, "s": h, "b": h, "d": h}.get(anchor[1], 0)
+    draw.text((x, y), text, fill=fill, font=fnt)
+
+
+def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -> list[str]:
+    """Greedy word wrap to ``max_width`` pixels; over-long words are cut; the last kept line ends in "…"."""
+    text = safe_text(text)
+    ellipsis = safe_text("…")
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        current = ""
+        for word in paragraph.split():
+            trial = f"{current} {word}" if current else word
+            if text_width(trial, fnt) <= max_width:
+                current = trial
+                continue
+            if current:
+                lines.append(current)
+            while text_width(word, fnt) > max_width and len(word) > 1:
+                cut = len(word) - 1
+                while cut > 1 and text_width(word[:cut], fnt) > max_width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            current = word
+        lines.append(current)
+    if max_lines is not None and len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines[-1]
+        while last and text_width(last + ellipsis, fnt) > max_width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + ellipsis
+    return lines
+
+
+def fit_text(text: str, fnt: Font, max_width: float) -> str:
+    """``text`` cut with "…" so it fits ``max_width`` on one line."""
+    return wrap(text.replace("\n", " "), fnt, max_width, max_lines=1)[0] if text else ""
+
+
+def draw_lines(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    lines: Iterable[str],
+    fnt: Font,
+    fill: RGB = INK,
+    line_height: float | None = None,
+) -> float:
+    """Draw lines top-down from ``xy``; returns the y below the last line."""
+    x, y = xy
+    step = line_height if line_height is not None else line_height_of(fnt)
+    for line in lines:
+        draw_text(draw, (x, y), line, fnt, fill)
+        y += step
+    return y
+
+
+def line_height_of(fnt: Font) -> float:
+    """A comfortable line step for ``fnt`` (ascent + descent + a little air)."""
+    if isinstance(fnt, ImageFont.FreeTypeFont):
+        ascent, descent = fnt.getmetrics()
+        return float(ascent + descent + 2)
+    _, top, _, bottom = fnt.getbbox("Ag")
+    return float(bottom - top + 4)
+
+
+# ----------------------------------------------------------------------------- images
+
+
+def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
+    """A fresh RGB canvas (RGB, not RGBA: a third less data to encode, and chat apps flatten alpha)."""
+    return Image.new("RGB", size, colour)
+
+
+# PNG encoding. Pillow's PNG encoder picks a filter per row by trying several (adaptive
+# filtering); on a 1600 x 1800 board that alone took ~60 ms here even at compress_level=1,
+# more than drawing the whole turn. Flat-colour art compresses as well without row filters, so
+# this writer emits filter type 0 rows and deflates them with zlib at level 3: about a third
+# of Pillow's time and a slightly smaller file than Pillow's level 1 (measured with
+# bench/bench_render.py; see its docstring). The output is a standard 8-bit PNG that any
+# decoder reads, and deterministic for the same pixels and zlib version.
+PNG_ZLIB_LEVEL: Final[int] = 3
+_PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
+_PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4)}
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL) -> bytes:
+    """PNG bytes of ``image`` (RGB, RGBA or L; other modes are converted to RGB)."""
+    if image.mode not in _PNG_COLOUR_TYPE:
+        image = image.convert("RGB")
+    colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
+    width, height = image.size
+    raw = memoryview(image.tobytes())
+    stride = width * channels
+    zero = b"\x00"
+    rows = [part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])]
+    idat = zlib.compress(b"".join(rows), level)
+    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    return _PNG_SIGNATURE + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+
+
+# ----------------------------------------------------------------------------- static-layer cache
+
+
+@dataclass(frozen=True, slots=True)
+class CacheInfo:
+    """Counters of a :class:`LayerCache`: ``builds`` is how often a static layer was drawn."""
+
+    hits: int
+    builds: int
+    size: int
+    maxsize: int
+
+
+class LayerCache(Generic[T]):
+    """A small thread-safe LRU of static layers, keyed by e.g. (game, map side, size).
+
+    Why: the map base (regions, borders, names) is the most expensive part of a board and
+    never changes during a game; drawing it once per process and copying it per turn keeps
+    a turn's render cheap. The cached value must be treated as read-only (callers copy it).
+    """
+
+    def __init__(self, maxsize: int = 8) -> None:
+        self._items: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+        self.maxsize = maxsize
+        self.hits = 0
+        self.builds = 0
+
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The cached value for ``key``, building it with ``build()`` on a miss."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return self._items[key]
+            value = build()
+            self.builds += 1
+            self._items[key] = value
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+            return value
+
+    def info(self) -> CacheInfo:
+        """Hit/build counters and size (tests assert that the base is not redrawn)."""
+        with self._lock:
+            return CacheInfo(self.hits, self.builds, len(self._items), self.maxsize)
+
+    def clear(self) -> None:
+        """Drop every cached layer and reset the counters."""
+        with self._lock:
+            self._items.clear()
+            self.hits = 0
+            self.builds = 0
+
+
+STATIC_LAYERS: LayerCache[Any] = LayerCache(maxsize=4)  # a 1600 x 1790 base is ~8.6 MB
+"""The process-wide cache of static layers shared by all game renderers."""

