@@ -198,6 +198,11 @@ class Game(ABC, Generic[S, A]):
         waiting = ", ".join(names[s] for s in sorted(self.to_move(state)))
         return f"Waiting for {waiting}."
 
+    def private_summary(self, state: S, seat: Seat) -> str:
+        """A short text of what only ``seat`` knows (its hand and what each card could do),
+        for the private ``hand`` reply. Empty when the game has nothing private."""
+        return ""
+
     def help_text(self) -> str:
         """Rules summary and notation for ``help <game>``; games add examples."""
         return self.info.summary
