@@ -181,6 +181,38 @@ class SevenWondersGame(Game[State, Action]):
             return text + " You have chosen; your pick stays hidden until everyone has chosen."
         return text
 
+    def private_summary(self, state: State, seat: Seat) -> str:
+        """The seat's hand with what each card could do now, for the private ``hand`` reply.
+
+        Built from the seat's own view, so it can contain nothing the seat may not see."""
+        view = build_view(state, seat)
+        hand = view.get("hand") or []
+        city = view["cities"][seat]
+        head = f"{city['name']} — {city['coins']} coins, wonder stages {city['wonder']['stages_built']}/" \
+            f"{len(city['wonder']['stages'])}. Age {view['age']}, turn {view['turn']}/{view['turns_in_age']}."
+        if not hand:
+            return head + " Your hand is empty right now."
+        lines = [head, "Your hand:"]
+        for card in hand:
+            play = card["play"]
+            if play["duplicate"]:
+                how = "already built (same name)"
+            elif play["free_by_chain"]:
+                how = "free by chain"
+            elif play["legal"] and play["cheapest_trade"] == 0:
+                how = "buildable now"
+            elif play["legal"]:
+                how = f"buildable, trade {play['cheapest_trade']} coins"
+            else:
+                how = "not buildable now"
+            wonder = card["wonder"]
+            stage = (f"; wonder stage {wonder['stage']}" + (f" (trade {wonder['cheapest_trade']})"
+                                                            if wonder["cheapest_trade"] else "")
+                     if wonder["legal"] else "")
+            text = view["cards"].get(card["id"], {}).get("text", "")
+            lines.append(f"• {card['name']} ({card['color']}) — {how}{stage}. {text}".rstrip())
+        return "\n".join(lines)
+
     def help_text(self) -> str:
         """Rules summary and notation with examples."""
         return HELP
