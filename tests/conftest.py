@@ -54,8 +54,11 @@ class Worker:
     """A real ``celery worker`` subprocess; stopped by its PID."""
 
     def __init__(self, redis_url: str, *, name: str = "w1", pool: str = "solo", env: dict[str, str] | None = None):
+        # ``env`` may override the defaults (a second plug-in, another visibility timeout);
+        # ``dict(os.environ, X=..., **env)`` raised TypeError for a repeated name.
         self.env = dict(os.environ, REDIS_URL=redis_url, AGORA_PLUGINS=PLUGINS, PYTHONPATH=str(ROOT),
-                        AGORA_VISIBILITY_TIMEOUT="4", **(env or {}))
+                        AGORA_VISIBILITY_TIMEOUT="4")
+        self.env.update(env or {})
         self.args = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", f"--pool={pool}",
                      "--without-mingle", "--without-gossip", "--without-heartbeat", "-n", f"{name}@%h",
                      "-l", "WARNING", "--concurrency=1"]

@@ -3,6 +3,10 @@
 Why one narrow entry: adapters stay thin and interchangeable (Telegram, Discord, console), and
 the import-layer check can forbid them everything else in ``workers``. Moves are sent to the
 Celery workers and awaited; read-only commands read Redis directly.
+
+Adapter bookkeeping (which update ids were handled, which message carries the live keyboard
+of a chat) goes through :meth:`Client.kv_get` / :meth:`Client.kv_set`, a namespaced string
+store at ``agora:kv:{namespace}:{key}`` (always with a TTL), so adapters never import Redis.
 """
 
 from __future__ import annotations
@@ -16,14 +20,14 @@ import celery.exceptions
 from engine import EngineError
 from workers import outbox
 from workers.celery_app import load_plugins
-from workers.commands import COMMANDS, Commands, Context
+from workers.commands import ALIASES, COMMANDS, Commands, Context
 from workers.outbox import Envelope
 from workers.pipeline import MoveResult
 from workers.replies import Button, Part, Reply, error
 from workers.store import Store
 
 load_plugins()
-__all__ = ["COMMANDS", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
+__all__ = ["ALIASES", "COMMANDS", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
 log = logging.getLogger(__name__)
 
 
@@ -42,7 +46,7 @@ class Client:
         app.conf.result_backend = redis_url
         self.store = Store.from_url(redis_url)
         self.move_timeout = move_timeout
-        self.commands = Commands(self.store, self._submit_move)
+        self.commands = Commands(self.store, self._submit_move, self._kick)
 
     # ------------------------------------------------------------ commands
     def command(self, ctx: Context, text: str) -> Reply:
@@ -52,6 +56,20 @@ class Client:
     def press(self, ctx: Context, token: str) -> Reply:
         """Run a pressed button (its token)."""
         return self.commands.press(ctx, token)
+
+    def connect(self, ctx: Context, payload: str) -> Reply:
+        """A user opened the private chat through a deep link (``payload`` names a game):
+        remember the chat and return what was waiting for them there. Never raises."""
+        try:
+            return self.commands.connect(ctx, payload)
+        except Exception:
+            log.exception("connect failed for %s", ctx.user_key)
+            return error("Something went wrong on our side; type `hand` to get your private information.")
+
+    def _kick(self, gid: str) -> None:
+        from workers import tasks
+
+        tasks.kick.delay(gid)
 
     def _submit_move(self, gid: str, user: str, text: str, idem: str) -> MoveResult:
         from workers import tasks
@@ -129,6 +147,34 @@ class Client:
     def user_dm(self, platform: str, user: str) -> str | None:
         return self.store.user(f"{platform}:{user}").get("dm")
 
+    def user_name(self, user_key: str) -> str:
+        """Display name of a user key (``telegram:42``), or the bare id when unknown."""
+        return self.store.user(user_key).get("name") or user_key.partition(":")[2]
+
+    def chat_game(self, platform: str, chat: str) -> str | None:
+        """The game id played in a chat, if any (adapters use it to name the game in links)."""
+        return self.store.chat_game(platform, chat)
+
+    def home_chat(self, platform: str, gid: str) -> str | None:
+        """The chat a game lives in when it lives on ``platform`` (for notices that must be
+        posted there, e.g. "open the private chat with me")."""
+        home = self.store.meta(gid).get("home", "")
+        plat, _, chat = home.partition(":")
+        return chat if plat == platform and chat else None
+
+    # ------------------------------------------------- adapter bookkeeping
+    def kv_get(self, namespace: str, key: str) -> str | None:
+        raw = self.store.r.get(_k_kv(namespace, key))
+        return raw.decode() if raw is not None else None
+
+    def kv_set(self, namespace: str, key: str, value: str, *, ttl: int, only_new: bool = False) -> bool:
+        """Store ``value`` for ``ttl`` seconds; with ``only_new``, only if absent (returns
+        whether it was written), which makes it a once-only marker."""
+        return bool(self.store.r.set(_k_kv(namespace, key), value, ex=ttl, nx=only_new))
+
+    def kv_delete(self, namespace: str, key: str) -> None:
+        self.store.r.delete(_k_kv(namespace, key))
+
     def set_user_dm(self, platform: str, user: str, name: str, chat: str) -> None:
         """Remember the private chat of a user (Telegram: after they open it with /start)."""
         self.store.touch_user(f"{platform}:{user}", name, chat)
@@ -138,6 +184,10 @@ class Client:
 
     def close(self) -> None:
         self.store.r.close()
+
+
+def _k_kv(namespace: str, key: str) -> str:
+    return f"agora:kv:{namespace}:{key}"
 
 
 # ------------------------------------------------------------------ no-server helpers

@@ -15,6 +15,7 @@ import json
 import logging
 import re
 import secrets
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -84,9 +85,21 @@ ALIASES = {"start": "begin", "m": "move", "play": "move", "h": "help", "?": "hel
 class Commands:
     """Runs commands against a store; moves go through ``submit_move`` (Celery in production)."""
 
-    def __init__(self, store: Store, submit_move: MoveSubmitter) -> None:
+    def __init__(self, store: Store, submit_move: MoveSubmitter, kick: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.submit_move = submit_move
+        self.kick = kick
+
+    def _changed(self, gid: str, res: MoveResult) -> MoveResult:
+        """After ``begin``, ``undo`` or ``resign`` (committed here, not by a move task): render and
+        wake automatic players now. Without it a bot that must move first (``order=bots-first``,
+        or a seat taken over after a resignation) waited for its 15 s safety deadline plus a sweep."""
+        if res.ok and not res.duplicate and self.kick is not None:
+            try:
+                self.kick(gid)
+            except Exception:  # the safety deadline still wakes the bot
+                log.exception("could not kick %s", gid)
+        return res
 
     # ----------------------------------------------------------- dispatch
     def handle(self, ctx: Context, text: str) -> Reply:
@@ -135,6 +148,12 @@ class Commands:
         gid = self.store.chat_game(ctx.platform, ctx.chat)
         if gid and (not ctx.private or self.store.meta(gid).get("status") in lobby.ACTIVE):
             return gid, rest
+        if not gid and not ctx.private:
+            # A group is not a private chat: acting there on the user's game elsewhere would
+            # post that game's moves and status into an unrelated group.
+            raise Rejected(
+                "game/none_here", "There is no game in this chat. Start one with `new <game>` (see `games`)."
+            )
         mine = [g for g in self.store.user_games(ctx.user_key) if self.store.meta(g).get("status") in lobby.ACTIVE]
         if len(mine) == 1:
             return mine[0], rest
@@ -175,6 +194,7 @@ class Commands:
             return say(
                 f"**{game.info.name}** ({game.id}, {game.info.min_players}–{game.info.max_players} players)\n"
                 + game.help_text()
+                + _examples(game)
                 + _options_help(game)
             )
         lines = ["**Agora** — play board games here, one move at a time.", ""]
@@ -258,11 +278,11 @@ class Commands:
         for arg in tail.split():
             key, _, value = arg.partition("=")
             key = key.lower()
-            if key == "bots" and value.isdigit() and int(value) <= 8:
+            if key == "bots" and _is_number(value) and int(value) <= 8:
                 bots = int(value)
             elif key == "order" and value.lower() in ("bots-first", "humans-first"):
                 first = value.lower() == "bots-first"
-            elif key == "seed" and value.isdigit() and len(value) <= 18:
+            elif key == "seed" and _is_number(value) and len(value) <= 18:
                 seed = int(value)
             else:
                 return error(
@@ -270,7 +290,7 @@ class Commands:
                     "command/usage",
                 )
         res = lobby.begin(self.store, gid, ctx.user_key, bots=bots, bots_first=first, seed=seed, idem=f"begin:{gid}")
-        return self._result_reply(res)
+        return self._result_reply(self._changed(gid, res))
 
     def cmd_move(self, ctx: Context, rest: str) -> Reply:
         if not rest:
@@ -279,14 +299,23 @@ class Commands:
         if not text:
             return error("Say which move after the game id. `moves` lists what you can do.", "command/usage")
         res = self.submit_move(gid, ctx.user_key, text, ctx.idem or "")
-        return self._result_reply(res, private=ctx.private)
+        return self._result_reply(res, private=ctx.private, hidden=self._hidden(gid))
 
-    def _result_reply(self, res: MoveResult, *, private: bool = False) -> Reply:
+    def _hidden(self, gid: str) -> bool:
+        """Whether the game has hidden information (its move replies must stay private)."""
+        meta = self.store.meta(gid)
+        return bool(meta) and find_game(meta["game"]).info.hidden_information
+
+    def _result_reply(self, res: MoveResult, *, private: bool = False, hidden: bool = False) -> Reply:
+        """A move's reply. In a game with hidden information a refusal is private: its
+        suggestions ("closest legal moves") and reasons can name cards in the mover's hand,
+        and the typed text itself may be a secret pick. Private events of a success are too;
+        the public part never repeats the notation (a secret pick's text)."""
         if not res.ok:
-            return error(res.message, res.code)
+            return error(res.message, res.code, private=private or hidden)
         texts = [e["text"] for e in res.events if e.get("seats") is None]
         mine = [e["text"] for e in res.events if e.get("seats") is not None]
-        reply = say("\n".join(texts) or res.message)
+        reply = say("\n".join(texts) or ("Done." if hidden else res.message), private=private)
         if mine:
             reply.append(Part(text="\n".join(mine), private=True))
         return reply
@@ -324,7 +353,7 @@ class Commands:
     def _buttons(
         self, loaded: Loaded, seat: int, texts: list[str], groups: dict[str, list[str]], page: int = 0
     ) -> list[list[Button]]:
-        base = {"g": loaded.gid, "v": loaded.version, "s": seat}
+        base = {"g": loaded.gid, "v": loaded.version, "s": seat, **_turn_mark(loaded, seat)}
         if len(texts) <= MAX_BUTTONS:
             return [[self._button({**base, "k": "move", "t": t}, t)] for t in texts]
         return [
@@ -342,7 +371,7 @@ class Commands:
             loaded = pipeline.load(self.store, data["g"])
             if loaded.meta.get("status") == "over":
                 return error("This game is over; its buttons no longer do anything.", "button/game_over")
-            if loaded.version != data["v"]:
+            if loaded.version != data["v"] and not _same_turn(loaded, data):
                 return error(
                     "That button is from an earlier moment of the game. Type `moves` for current ones.", "button/stale"
                 )
@@ -351,7 +380,9 @@ class Commands:
             if data["k"] == "group":
                 return self._group_page(ctx, loaded, data)
             return self._result_reply(
-                self.submit_move(data["g"], ctx.user_key, data["t"], ctx.idem or ""), private=ctx.private
+                self.submit_move(data["g"], ctx.user_key, data["t"], ctx.idem or ""),
+                private=ctx.private,
+                hidden=loaded.game.info.hidden_information,
             )
         except Rejected as exc:
             return error(exc.message, exc.code)
@@ -368,16 +399,31 @@ class Commands:
         page = int(data.get("p", 0))
         size = MAX_BUTTONS - 1
         chunk = items[page * size : (page + 1) * size]
-        base = {"g": loaded.gid, "v": loaded.version, "s": seat}
+        base = {"g": loaded.gid, "v": loaded.version, "s": seat, **_turn_mark(loaded, seat)}
         rows = [[self._button({**base, "k": "move", "t": t}, t)] for t in chunk]
         if (page + 1) * size < len(items):
             rows.append([self._button({**base, "k": "group", "grp": data["grp"], "p": page + 1}, "more …")])
         pages = (len(items) + size - 1) // size
-        return [Part(text=f"{data['grp']} moves (page {page + 1} of {pages}):", buttons=rows, private=True)]
+        chosen = set(chunk)
+        secret = any(
+            game.private_action(loaded.state, seat, a)
+            for a in game.legal_actions(loaded.state, seat)
+            if game.notation(loaded.state, seat, a) in chosen
+        )
+        # ``moves/page`` lets an adapter replace the pressed keyboard in place; a page is private
+        # only when one of its moves would reveal something hidden (or it was asked privately).
+        return [
+            Part(
+                text=f"{data['grp']} moves (page {page + 1} of {pages}):",
+                buttons=rows,
+                private=secret or ctx.private,
+                code="moves/page",
+            )
+        ]
 
     def cmd_board(self, ctx: Context, rest: str) -> Reply:
         gid, _ = self._game_for(ctx, rest)
-        png = images.board_png(self.store, gid)
+        png = _safe_png(images.board_png, self.store, gid)
         if png is None:
             return say("The game has not started yet; the board appears after `begin`.")
         loaded = pipeline.load(self.store, gid)
@@ -425,12 +471,11 @@ class Commands:
             return error("You are not playing in this game, so you have no hand.", "auth/not_a_player")
         parts: Reply = []
         for seat in mine:
-            view = loaded.game.view(loaded.state, seat)
-            text = _hand_text(loaded.game.seat_names(loaded.state)[seat], view)
+            text = _private_text(loaded.game, loaded.state, seat)
             parts.append(
                 Part(
                     text=text,
-                    image=images.private_png(self.store, loaded.gid, seat),
+                    image=_safe_png(images.private_png, self.store, loaded.gid, seat),
                     image_name="hand.png",
                     private=True,
                 )
@@ -439,7 +484,7 @@ class Commands:
 
     def cmd_log(self, ctx: Context, rest: str) -> Reply:
         gid, tail = self._game_for(ctx, rest)
-        n = int(tail) if tail.isdigit() else 10
+        n = int(tail) if _is_number(tail) else 10
         n = max(1, min(n, 50))
         seats = set(pipeline.load(self.store, gid).seats_of(ctx.user_key)) if ctx.private else set()
         lines: list[str] = []
@@ -454,11 +499,11 @@ class Commands:
 
     def cmd_undo(self, ctx: Context, rest: str) -> Reply:
         gid, _ = self._game_for(ctx, rest)
-        return self._result_reply(lobby.undo(self.store, gid, ctx.user_key, idem=ctx.idem))
+        return self._result_reply(self._changed(gid, lobby.undo(self.store, gid, ctx.user_key, idem=ctx.idem)))
 
     def cmd_resign(self, ctx: Context, rest: str) -> Reply:
         gid, _ = self._game_for(ctx, rest)
-        return self._result_reply(lobby.resign(self.store, gid, ctx.user_key, idem=ctx.idem))
+        return self._result_reply(self._changed(gid, lobby.resign(self.store, gid, ctx.user_key, idem=ctx.idem)))
 
     def cmd_settings(self, ctx: Context, rest: str) -> Reply:
         fields: dict[str, str] = {}
@@ -481,6 +526,31 @@ class Commands:
         return say(
             f"Time zone: UTC{user.get('tz', '+0')}. Quiet hours: {user.get('quiet') or 'none'}.", private=ctx.private
         )
+
+    def connect(self, ctx: Context, payload: str) -> Reply:
+        """A user opened their private chat with the bot through a link naming a game
+        (Telegram's ``t.me/<bot>?start=<gid>``).
+
+        Why: a bot may not write first to a user who never opened the private chat, so hands
+        and secret choices wait until they do. This remembers the chat and hands over what was
+        waiting: the "your turn" prompt when the game awaits them, else their hand.
+        """
+        self.store.touch_user(ctx.user_key, ctx.name, ctx.chat)
+        intro = "Connected. Your private information (hands, secret choices, your turn) arrives here."
+        gid = payload.strip().lower()
+        if not (_GID.match(gid) and self.store.meta(gid)):
+            return say(intro + " `help` lists the commands.", private=True)
+        if self.store.meta(gid).get("status") == "lobby":
+            return say(intro + f" `{gid}` has not begun yet; your hand comes here when it does.", private=True)
+        loaded = pipeline.load(self.store, gid)
+        seats = loaded.seats_of(ctx.user_key)
+        if not seats:
+            return say(intro + f" You are not playing in `{gid}`.", private=True)
+        parts = say(intro + f" Game `{gid}`:", private=True)
+        prompts = [self.prompt_part({"game": gid, "seat": s}) for s in seats]
+        waiting = [p for p in prompts if p is not None]
+        parts += waiting if waiting else self.cmd_hand(ctx, gid)
+        return parts
 
     # ------------------------------------------------------ outbox helpers
     def turn_part(self, message: dict[str, Any]) -> Part:
@@ -506,7 +576,7 @@ class Commands:
         else:
             waiting = sorted(game.to_move(state))
             lines.append("Next: " + ", ".join(names[s] for s in waiting) + " — " + game.status(state, None))
-        png = images.board_png(self.store, gid, version)
+        png = _safe_png(images.board_png, self.store, gid, version)
         buttons: list[list[Button]] = []
         if outcome is None and version == loaded.version and not result:
             waiting = sorted(game.to_move(state))
@@ -534,9 +604,8 @@ class Commands:
             return None
         actions = game.legal_actions(state, seat)
         notations = [(game.notation(state, seat, a), game.private_action(state, seat, a)) for a in actions]
-        view = game.view(state, seat)
         head = f"⏳ Your turn in {game.info.name} `{gid}`: {game.status(state, seat)}"
-        hand = _hand_text(game.seat_names(state)[seat], view) if game.info.hidden_information else ""
+        hand = _private_text(game, state, seat) if game.info.hidden_information else ""
         ctx = Context("", "", "", "", private=True)
         moves = self._moves_reply(loaded, seat, notations, ctx)[0]
         return Part(text="\n".join(x for x in (head, hand, moves.text) if x), private=True, buttons=moves.buttons)
@@ -552,6 +621,66 @@ class Commands:
             + (f" ({left} h left)." if left else "."),
             private=True,
         )
+
+
+def _turn_mark(loaded: Loaded, seat: int) -> dict[str, Any]:
+    """What identifies a seat's turn on a button: the posted turn it belongs to and a
+    fingerprint of the seat's legal moves then."""
+    return {"pv": loaded.meta.get("posted_v", ""), "f": _fingerprint(loaded, seat)}
+
+
+def _fingerprint(loaded: Loaded, seat: int) -> int:
+    game, state = loaded.game, loaded.state
+    return zlib.crc32("\n".join(game.notation(state, seat, a) for a in game.legal_actions(state, seat)).encode())
+
+
+def _same_turn(loaded: Loaded, data: dict[str, Any]) -> bool:
+    """A button from an earlier version still counts when only other seats acted meanwhile:
+    in a simultaneous step (7 Wonders picks) every pick bumps the version, but a player who
+    has not chosen yet still holds the same choices. Same posted turn, still awaited, same
+    legal moves — otherwise the game moved on and the button is stale."""
+    seat = data.get("s")
+    if "pv" not in data or data["pv"] != loaded.meta.get("posted_v", ""):
+        return False
+    if seat not in loaded.game.to_move(loaded.state):
+        return False
+    return bool(data.get("f") == _fingerprint(loaded, seat))
+
+
+def _safe_png(render: Callable[..., bytes | None], *args: Any) -> bytes | None:
+    """An image, or None when drawing it failed: a missing picture must never cost the
+    message (a turn, a hand) that carries it."""
+    try:
+        return render(*args)
+    except Exception:
+        log.exception("rendering an image failed; sending the text alone")
+        return None
+
+
+def _examples(game: Any, limit: int = 6) -> str:
+    """Notation examples taken from the engine's real legal moves in an opening position
+    (one per move group first), so help never shows a spelling the parser would refuse."""
+    try:
+        state = game.new_game(1, game.info.min_players, {})
+        seat = min(game.to_move(state))
+        texts = [game.notation(state, seat, a) for a in game.legal_actions(state, seat)]
+    except Exception:
+        log.exception("could not build help examples for %s", game.id)
+        return ""
+    firsts: dict[str, str] = {}
+    for t in texts:
+        firsts.setdefault(game.action_group(t), t)
+    picked = list(firsts.values())[:limit]
+    picked += [t for t in texts if t not in picked][: limit - len(picked)]
+    if not picked:
+        return ""
+    return "\nExamples from an opening position: " + ", ".join(f"`move {t}`" for t in picked) + "."
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``"²".isdigit()`` is True but ``int("²")`` raises (found by the
+    bad-input property test: ``log ²`` and ``begin bots=²`` answered "something went wrong")."""
+    return text.isascii() and text.isdigit()
 
 
 def _option_value(value: str) -> Any:
@@ -589,12 +718,26 @@ def _scores(view: dict[str, Any]) -> list[Any]:
     return out
 
 
+def _private_text(game: Any, state: Any, seat: int) -> str:
+    """The game's own summary of a seat's private information, else a generic one."""
+    text = str(game.private_summary(state, seat))
+    if text:
+        return text
+    return _hand_text(game.seat_names(state)[seat], game.view(state, seat))
+
+
 def _hand_text(seat_name: str, view: dict[str, Any]) -> str:
-    """A short text of the viewer's private information, from its view."""
-    players = view.get("players") or []
+    """A short text of the viewer's private information, from its view.
+
+    The hand is the viewer's entry ``players[viewer]["hand"]`` (Antike Duellum) or the
+    view's own ``hand`` (7 Wonders, where ``players`` is a count).
+    """
+    players = view.get("players")
     viewer = view.get("viewer")
-    me = players[viewer] if isinstance(viewer, int) and viewer < len(players) else {}
+    me = players[viewer] if isinstance(players, list) and isinstance(viewer, int) and viewer < len(players) else {}
     hand = me.get("hand") if isinstance(me, dict) else None
+    if not hand and isinstance(view.get("hand"), list):
+        hand = view["hand"]
     if not hand:
         return f"{seat_name}: you hold no private cards."
     names = view.get("cards", {})

@@ -73,24 +73,27 @@ def process(
             except EngineError:
                 log.exception("on_timeout failed for %s seat %s", gid, seat)
                 continue
-            submit_timeout(gid, seat, text, f"timeout:{loaded.version}:{seat}")
+            submit_timeout(gid, seat, text, timeout_key(loaded.version, seat))
         return SweepAction(gid, "timeout", tuple(movers))
     if remind and now >= remind:
+        # Each awaited player is reminded once (set-if-absent key); one in quiet hours is
+        # postponed to the end of them without holding back the others.
         sent = []
+        postponed = []
         for seat in movers:
             user = loaded.seats.get(seat, BOT)
-            if user == BOT:
+            if user == BOT or store.r.exists(k_remind(gid, loaded.version, seat)):
                 continue
             quiet_until = quiet_end(store.user(user), now)
             if quiet_until is not None:
-                _reschedule(store, gid, loaded.version, remind_at=quiet_until, deadline=deadline)
-                return SweepAction(gid, "none")
+                postponed.append(quiet_until)
+                continue
             if store.r.set(k_remind(gid, loaded.version, seat), "1", nx=True, ex=REMIND_TTL):
                 hours_left = max(0.0, (deadline - now) / 3600) if deadline else 0.0
                 _remind(store, gid, loaded.version, seat, user, hours_left)
                 sent.append(seat)
-        _reschedule(store, gid, loaded.version, remind_at=None, deadline=deadline)
-        return SweepAction(gid, "remind", tuple(sent))
+        _reschedule(store, gid, loaded.version, remind_at=min(postponed, default=None), deadline=deadline)
+        return SweepAction(gid, "remind" if sent else "none", tuple(sent))
     # Nothing due any more (the index was ahead of the record): re-mirror it.
     nxt = min([t for t in (deadline, remind) if t] or [0])
     if nxt:
@@ -98,6 +101,18 @@ def process(
     else:
         store.r.zrem(K_DEADLINES, gid)
     return SweepAction(gid, "none")
+
+
+def timeout_key(version: int, seat: int) -> str:
+    """The idempotency key of a timeout: it names the version whose deadline was missed."""
+    return f"timeout:{version}:{seat}"
+
+
+def version_of_key(idem: str) -> int | None:
+    """The version named by a :func:`timeout_key` (None for any other key)."""
+    kind, _, rest = idem.partition(":")
+    number = rest.partition(":")[0]
+    return int(number) if kind == "timeout" and number.isascii() and number.isdigit() else None
 
 
 def _remind(store: Store, gid: str, version: int, seat: int, user: str, hours_left: float) -> None:
@@ -128,7 +143,9 @@ def _reschedule(store: Store, gid: str, version: int, *, remind_at: float | None
                 pipe.hdel(k_meta(gid), "remind_at")
             else:
                 pipe.hset(k_meta(gid), "remind_at", f"{remind_at:.3f}")
-            nxt = remind_at if remind_at is not None else (deadline or None)
+            # The earlier of the postponed reminder and the deadline: a reminder pushed past
+            # the end of quiet hours must not push the timeout with it.
+            nxt = min([t for t in (remind_at, deadline) if t] or [0]) or None
             if nxt:
                 pipe.zadd(K_DEADLINES, {gid: nxt})
             else:

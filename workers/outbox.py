@@ -46,12 +46,13 @@ def fetch(store: Store, platform: str, consumer: str, *, count: int = 20, block_
     key = k_outbox(platform)
     for start in ("0", ">"):
         resp = store.r.xreadgroup(GROUP, consumer, {key: start}, count=count, block=None if start == "0" else block_ms)
-        out = [
-            Envelope(mid.decode(), json.loads(fields[b"m"]))
-            for _, entries in (resp or [])
-            for mid, fields in entries
-            if fields
-        ]
+        entries = [(mid, fields) for _, batch in (resp or []) for mid, fields in batch]
+        # A pending entry trimmed from the stream (MAXLEN) comes back without fields; ack it,
+        # or it would stay first in our pending list forever and hide the entries behind it.
+        gone = [mid for mid, fields in entries if not fields]
+        if gone:
+            store.r.xack(key, GROUP, *gone)
+        out = [Envelope(mid.decode(), json.loads(fields[b"m"])) for mid, fields in entries if fields]
         if out:
             return out
     return []

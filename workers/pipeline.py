@@ -97,16 +97,17 @@ def load(store: Store, gid: str) -> Loaded:
     Raises:
         Rejected: no such game, or it has not started.
     """
-    meta = store.meta(gid)
+    # One MULTI for meta, snapshot and seats: read apart, a commit landing in between paired
+    # the old meta (posted_v, deadline_at, status) with the new state and version.
+    meta, version, snap, seats = store.game_record(gid)
     if not meta:
         raise Rejected("game/not_found", f"There is no game `{gid}`.")
     if meta.get("status") == "lobby":
         raise Rejected("game/not_started", "The game has not started yet. Use `begin` once everyone has joined.")
-    version, snap = store.snapshot(gid)
     if snap is None:
         raise Rejected("game/not_found", f"Game `{gid}` has no saved state.")
     game = find_game(meta["game"])
-    return Loaded(gid, meta, game, version, game.load(json.loads(snap)), store.seats(gid))
+    return Loaded(gid, meta, game, version, game.load(json.loads(snap)), seats)
 
 
 def display_names(store: Store, loaded: Loaded) -> list[str]:
@@ -131,6 +132,7 @@ def submit(
     source: str = "player",
     after_commit: Callable[[Loaded, MoveResult], None] | None = None,
     before_commit: Callable[[], None] | None = None,
+    at_version: int | None = None,
 ) -> MoveResult:
     """Apply one move given as chat text, exactly once.
 
@@ -139,6 +141,8 @@ def submit(
         seat: act for this seat directly (automatic player, timeouts); skips the user check.
         source: ``player``, ``auto`` or ``timeout`` (kept in the log).
         after_commit: called once after a successful commit (render, notifications, bots).
+        at_version: timeouts: act only while the game is at this version or its deadline is
+            still past; otherwise answer ``pipeline/moved_on`` and change nothing.
     """
     if idem:
         prev = store.idem_result(gid, idem)
@@ -153,6 +157,8 @@ def submit(
             return MoveResult(False, exc.code, exc.message)
         if loaded.meta.get("status") == "over":
             return MoveResult(False, "action/game_over", "This game is over; no more moves are accepted.")
+        if at_version is not None and loaded.version != at_version and not _deadline_passed(loaded, store.now()):
+            return MoveResult(False, "pipeline/moved_on", "The game moved on; nothing was done.", loaded.version)
         acting = _acting_seat(loaded, user, seat)
         if isinstance(acting, MoveResult):
             return acting
@@ -172,6 +178,11 @@ def submit(
             after_commit(loaded, result)
         return result
     return MoveResult(False, "store/busy", "The game is very busy right now; please send your move again.")
+
+
+def _deadline_passed(loaded: Loaded, now: float) -> bool:
+    deadline = loaded.meta.get("deadline_at")
+    return bool(deadline) and now >= float(deadline or 0)
 
 
 def _acting_seat(loaded: Loaded, user: str | None, seat: int | None) -> int | MoveResult:

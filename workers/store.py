@@ -142,6 +142,17 @@ if key ~= '' then
 end
 local v = tonumber(redis.call('HGET', meta, 'version') or '0')
 if v ~= expected then return {'stale', tostring(v)} end
+-- Redis does not roll a script back when a command fails half-way: everything that can fail
+-- (decoding, a key of the wrong type) is checked before the first write.
+local kinds = {[1] = 'hash', [2] = 'string', [3] = 'list', [4] = 'hash', [5] = 'list', [6] = 'zset', [7] = 'string'}
+for i = 1, #KEYS do
+  local t = redis.call('TYPE', KEYS[i])['ok']
+  if t ~= 'none' and t ~= (kinds[i] or 'stream') then
+    return redis.error_reply('WRONGTYPE commit: ' .. KEYS[i] .. ' holds the wrong kind of value (' .. t .. ')')
+  end
+end
+local fields = cjson.decode(ARGV[7])
+local msgs = cjson.decode(ARGV[11])
 local nv = v + 1
 redis.call('SET', snap, ARGV[3])
 if ARGV[13] ~= '' then redis.call('SET', snapv, ARGV[3], 'EX', tonumber(ARGV[13])) end
@@ -154,7 +165,6 @@ if ARGV[6] ~= '' then
   redis.call('RPUSH', ev, ARGV[6])
   redis.call('LTRIM', ev, -tonumber(ARGV[12]), -1)
 end
-local fields = cjson.decode(ARGV[7])
 redis.call('HSET', meta, 'version', nv)
 for f, val in pairs(fields) do
   if val == '' then redis.call('HDEL', meta, f) else redis.call('HSET', meta, f, val) end
@@ -162,7 +172,6 @@ end
 if ARGV[8] == '' then redis.call('ZREM', dl, ARGV[9]) else redis.call('ZADD', dl, ARGV[8], ARGV[9]) end
 local result = string.gsub(ARGV[10], '"version":0', '"version":' .. nv, 1)
 if key ~= '' then redis.call('HSET', idem, key, result) end
-local msgs = cjson.decode(ARGV[11])
 for i = 8, #KEYS do
   local m = string.gsub(msgs[i - 7], '"version":0', '"version":' .. nv, 1)
   redis.call('XADD', KEYS[i], 'MAXLEN', '~', 100000, '*', 'm', m)
@@ -237,6 +246,17 @@ class Store:
     def names(self, gid: str) -> dict[str, str]:
         raw = self.r.hgetall(k_names(gid))
         return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def game_record(self, gid: str) -> tuple[dict[str, str], int, str | None, dict[int, str]]:
+        """(meta, version, canonical dump, seats) read in one MULTI, so they always match."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hgetall(k_meta(gid))
+        pipe.get(k_snap(gid))
+        pipe.hgetall(k_seats(gid))
+        raw_meta, blob, raw_seats = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in raw_meta.items()}
+        seats = {int(k): v.decode() for k, v in raw_seats.items()}
+        return meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats
 
     def snapshot(self, gid: str) -> tuple[int, str | None]:
         """(version, canonical dump) read together so they always match."""

@@ -36,25 +36,47 @@ def store() -> Store:
 
 
 def _fault(point: str) -> None:
-    """Test hook for crash tests: ``AGORA_FAULT=before_commit:5`` sleeps at that point so a
-    test can SIGKILL the worker mid-move. Unset in production."""
+    """Test hook for crash tests: ``AGORA_FAULT=before_commit:5`` (or ``after_commit:5``) sleeps
+    at that point so a test can SIGKILL the worker mid-move. With ``AGORA_FAULT_MARKER=<file>``
+    a line ``<point> <pid>`` is appended to that file first, so the test knows the task got
+    there. Both unset in production."""
     spec = os.environ.get("AGORA_FAULT", "")
     name, _, seconds = spec.partition(":")
     if name == point:
+        marker = os.environ.get("AGORA_FAULT_MARKER")
+        if marker:
+            with open(marker, "a") as fh:
+                fh.write(f"{point} {os.getpid()}\n")
         time.sleep(float(seconds or 5))
 
 
 def follow_up(loaded: Loaded, result: MoveResult) -> None:
-    """After a commit: pre-warm the board image and wake automatic players."""
+    """After a commit: pre-warm the board image and wake automatic players.
+
+    ``AGORA_SKIP_KICK=1`` turns this off (benchmarks only: measures a move without the
+    follow-up tasks competing for the same worker)."""
+    if os.environ.get("AGORA_SKIP_KICK"):
+        return
     kick.delay(loaded.gid)
 
 
 @app.task(name="agora.move", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
 def move(gid: str, user: str, text: str, idem: str) -> dict[str, Any]:
-    """A player's move as typed text (or a pressed button's notation)."""
-    return pipeline.submit(
-        store(), gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
-    ).to_json()
+    """A player's move as typed text (or a pressed button's notation).
+
+    A duplicate (the key was already committed: a redelivery after a crash between the commit
+    and the acknowledgement) kicks the game again: the first run may have died before its
+    follow-ups were sent, and ``kick`` is idempotent (it re-checks the version).
+    """
+    st = store()
+    result = pipeline.submit(
+        st, gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
+    )
+    if result.duplicate and result.ok and not os.environ.get("AGORA_SKIP_KICK"):
+        kick.delay(gid)
+    if result.ok and not result.duplicate:
+        _fault("after_commit")  # crash tests: committed, not yet acknowledged
+    return result.to_json()
 
 
 def _before_commit() -> None:
@@ -105,8 +127,22 @@ def render(gid: str, version: int) -> None:
 
 @app.task(name="agora.timeout", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)
 def timeout(gid: str, seat: int, text: str, idem: str) -> None:
-    """Apply a missed deadline's default move (once: the key names the version)."""
-    pipeline.submit(store(), gid, text=text, idem=idem, seat=seat, source="timeout", after_commit=follow_up)
+    """Apply a missed deadline's default move (once: the key names the version).
+
+    Only while the game is still at that version, or its deadline is still past (the other
+    seats of a simultaneous step): a late or redelivered timeout must not play for a player
+    who has moved since and has a fresh deadline.
+    """
+    pipeline.submit(
+        store(),
+        gid,
+        text=text,
+        idem=idem,
+        seat=seat,
+        source="timeout",
+        after_commit=follow_up,
+        at_version=deadlines.version_of_key(idem),
+    )
 
 
 @app.task(name="agora.sweep", ignore_result=True)

@@ -1,0 +1,73 @@
+"""7 Wonders table image (public) and hand image (private), from a view dict only.
+
+Layout of the public table, 1600 px wide, readable on a phone with 8 players (text ≥ 18 px):
+
+    header: Age and turn, what the table waits for, passing direction, piles, legend | seating ring
+    city panels, 2 columns x up to 4 rows (9 cities with the Free City: 5 rows), each with
+    the city's wonder and stages, coins, shields, conflict/debt/diplomacy tokens, hand size,
+    science totals, last turn's actions, and its structures grouped by colour
+
+Why a grid of panels: every city is public and players compare neighbours constantly, so all
+of them are shown at once at the same size; panel rows grow with the structures built.
+
+Privacy: :func:`render` reads the view only through :func:`renderer.seven_wonders_model.cities`
+and the header's list of public keys — never ``hand``, ``free_city_hand``, ``teammate_hand``,
+``tucked``, ``my_picks``, ``prompt`` or ``viewer`` — and looks up ``cards`` only for built or
+last-turn cards, so every seat's view gives the same public image. Who has chosen is shown
+(tick or hourglass), what they chose is not. The hand is drawn by :func:`render_private`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from PIL import Image, ImageDraw
+
+from renderer.base import INK, PAPER, encode_png, new_canvas
+from renderer.seven_wonders_hand import render_hand
+from renderer.seven_wonders_header import draw_header, header_height
+from renderer.seven_wonders_model import cities
+from renderer.seven_wonders_panels import draw_panel, plan_panel
+from renderer.viewdata import as_map
+
+GAME_ID: Final[str] = "seven-wonders"
+WIDTH: Final[int] = 1600
+MARGIN: Final[int] = 14
+GAP: Final[int] = 14
+COLUMNS: Final[int] = 2
+PANEL_W: Final[float] = (WIDTH - 2 * MARGIN - GAP * (COLUMNS - 1)) / COLUMNS
+
+
+def table_image(view: Mapping[str, Any]) -> Image.Image:
+    """The public table as a Pillow image (before PNG encoding; the benchmark times both)."""
+    city_list = cities(view)
+    cards = as_map(view.get("cards"))
+    plans = [plan_panel(c, PANEL_W, cards) for c in city_list]
+    head_h = header_height(view, city_list, WIDTH)
+    rows = [plans[i : i + COLUMNS] for i in range(0, len(plans), COLUMNS)]
+    row_heights = [max(p.height for p in row) for row in rows]
+    height = int(head_h + MARGIN + sum(h + GAP for h in row_heights) + MARGIN)
+    image = new_canvas((WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw_header(image, draw, view, city_list, (0, 0, WIDTH, head_h))
+    draw.line((0, head_h + 2, WIDTH, head_h + 2), fill=INK, width=2)
+    y = head_h + MARGIN
+    for r, row in enumerate(rows):
+        for k, plan in enumerate(row):
+            index = r * COLUMNS + k
+            x = MARGIN + k * (PANEL_W + GAP)
+            draw_panel(image, draw, (x, y, x + PANEL_W, y + row_heights[r]), city_list[index], plan)
+        y += row_heights[r] + GAP
+    return image
+
+
+def render(view: Mapping[str, Any]) -> bytes:
+    """The public table PNG for ``view`` (any seat's view or a spectator's: same image)."""
+    return encode_png(table_image(view))
+
+
+def render_private(view: Mapping[str, Any]) -> bytes | None:
+    """The viewer's hand as a PNG; None for a spectator or when the viewer holds no card."""
+    image = render_hand(view)
+    return None if image is None else encode_png(image)

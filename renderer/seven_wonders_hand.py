@@ -1,0 +1,281 @@
+"""7 Wonders private hand image: the viewer's cards priced for their city, and what each allows.
+
+Why one row per card with three verdicts (build, wonder, sell): a 7 Wonders turn is the
+choice of one card and one of three uses, so each card answers at a glance "can I build
+it now, and what does trading cost", "is it free through a chain", "is it a duplicate",
+"can it build my next wonder stage". Verdicts carry a tick or a cross (shape, not only
+colour) and words. The numbers are the engine's (``hand`` entries of the view); the renderer
+never prices anything itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from PIL import Image, ImageDraw
+
+from renderer import seven_wonders_icons as ic
+from renderer.base import INK, MUTED, PAPER, WHITE, draw_text, fit_text, font, ink_on, new_canvas, text_width, wrap
+from renderer.seven_wonders_model import (
+    AGE_NAMES,
+    CARD_FILL,
+    COLOUR_LABEL,
+    Token,
+    card_colour,
+    card_name,
+    cost_tokens,
+    wonder_short,
+)
+from renderer.seven_wonders_panels import LAST_FILL, TITLE_FILL
+from renderer.viewdata import as_bool, as_int, as_list, as_map, as_opt_int, as_str, str_list
+
+HAND_W: Final[int] = 1200
+ROW_H: Final[int] = 132
+LEFT_W: Final[int] = 150
+VERDICT_X: Final[int] = 800
+SECTION_H: Final[int] = 44
+COMPACT_H: Final[int] = 52
+
+
+def _build_verdict(play: Mapping[str, Any]) -> tuple[str, str]:
+    """(icon, words) for building the card: icon is "yes" | "no"."""
+    trade = as_opt_int(play.get("cheapest_trade"))
+    if as_bool(play.get("duplicate")):
+        return "no", "Duplicate: already in your city"
+    if as_bool(play.get("free_by_chain")) and as_bool(play.get("legal")):
+        return "yes", "Build FREE (chain)"
+    if as_bool(play.get("affordable")):
+        return "yes", "Build now, no trading" if not trade else f"Build now, trade from {trade}c"
+    if as_bool(play.get("olympia")):
+        return "yes", "Build free with Olympia"
+    if trade is None:
+        return "no", "Resources not available"
+    return "no", f"Too expensive now (trade {trade}c)"
+
+
+def _wonder_verdict(wonder: Mapping[str, Any]) -> tuple[str, str]:
+    stage = as_opt_int(wonder.get("stage"))
+    trade = as_opt_int(wonder.get("cheapest_trade"))
+    if stage is None:
+        return "none", "Wonder complete"
+    if as_bool(wonder.get("legal")):
+        return "yes", f"Wonder stage {stage}: " + ("no trading" if not trade else f"trade from {trade}c")
+    return "no", f"Wonder stage {stage}: " + ("too expensive" if trade is not None else "not buildable")
+
+
+def _verdict(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str, text: str) -> None:
+    if kind == "yes":
+        ic.tick(draw, x + 12, cy, 12)
+    elif kind == "no":
+        ic.cross(draw, x + 12, cy, 11)
+    elif kind == "coin":
+        ic.coin(draw, x + 12, cy, 12)
+    else:
+        ic.dash(draw, x + 12, cy, 12)
+    fnt = font(20, "bold") if kind == "yes" else font(20)
+    draw_text(draw, (x + 32, cy), fit_text(text, fnt, HAND_W - 30 - x - 32), fnt, INK, anchor="lm")
+
+
+def _card_row(
+    draw: ImageDraw.ImageDraw, y: float, card_id: str, cards: Mapping[str, Any], entry: Mapping[str, Any] | None
+) -> None:
+    """One card: colour block, name, cost, chain, effect text; verdicts when priced (``entry``)."""
+    info = as_map(cards.get(card_id))
+    colour = card_colour(card_id, cards, as_str(entry.get("color")) if entry else "black")
+    fill = CARD_FILL.get(colour, CARD_FILL["black"])
+    playable = entry is None or as_bool(as_map(entry.get("play")).get("legal"))
+    x0, x1 = 16, HAND_W - 16
+    y2, xl = y + ROW_H - 10, x0 + LEFT_W
+    ic.rrect(draw, (x0, y, x1, y2), fill, cut=8)
+    shape = [(xl, y), (x1 - 8, y), (x1, y + 8), (x1, y2 - 8), (x1 - 8, y2), (xl, y2)]
+    draw.polygon(shape, fill=WHITE if playable else (236, 232, 226))
+    ic.rrect(draw, (x0, y, x1, y2), None, INK, cut=8)
+    ink = ink_on(fill)
+    label = COLOUR_LABEL.get(colour, colour.title())
+    draw_text(draw, (x0 + LEFT_W / 2, y + 40), label, font(22, "bold"), ink, anchor="mm")
+    age = as_int(info.get("age"))
+    if age:
+        draw_text(draw, (x0 + LEFT_W / 2, y + 72), f"Age {AGE_NAMES.get(age, age)}", font(18), ink, anchor="mm")
+    draw_text(draw, (x0 + LEFT_W / 2, y + 98), colour, font(18), ink, anchor="mm")
+    x = x0 + LEFT_W + 16
+    mid_w = VERDICT_X - x - 16
+    name = as_str(entry.get("name")) if entry else ""
+    name = name or card_name(card_id, cards)
+    draw_text(draw, (x, y + 22), fit_text(name, font(26, "bold"), mid_w), font(26, "bold"), INK, anchor="lm")
+    cost = cost_tokens(as_map(info.get("cost")))
+    draw_text(draw, (x, y + 56), "cost", font(18), MUTED, anchor="lm")
+    cx = x + text_width("cost", font(18)) + 8
+    if cost:
+        cx = ic.draw_tokens(draw, cx, y + 56, cost)
+    else:
+        draw_text(draw, (cx, y + 56), "free", font(18, "bold"), INK, anchor="lm")
+        cx += text_width("free", font(18, "bold"))
+    chain = str_list(info.get("chain_from"))
+    if chain:
+        text = "· free if you have " + " or ".join(chain)
+        draw_text(draw, (cx + 10, y + 56), fit_text(text, font(18), x + mid_w - cx - 10), font(18), INK, anchor="lm")
+    body = font(19)
+    for k, line in enumerate(wrap("gives: " + as_str(info.get("text"), "?"), body, mid_w, max_lines=2)):
+        draw_text(draw, (x, y + 84 + 24 * k), line, body, INK, anchor="lm")
+    if entry is None:
+        _verdict(draw, VERDICT_X, y + 56, "yes", "Build it free from the discard pile")
+        return
+    play, wonder = as_map(entry.get("play")), as_map(entry.get("wonder"))
+    _verdict(draw, VERDICT_X, y + 24, *_build_verdict(play))
+    _verdict(draw, VERDICT_X, y + 60, *_wonder_verdict(wonder))
+    if as_bool(entry.get("sell")):
+        _verdict(draw, VERDICT_X, y + 96, "coin", "Sell: +3 coins")
+
+
+def _compact_row(
+    draw: ImageDraw.ImageDraw, y: float, card_id: str, cards: Mapping[str, Any], entry: Mapping[str, Any] | None
+) -> None:
+    """One line per card: colour, name, then the two verdicts when priced (a card shown
+    above for another city) or what the card gives (a discard-pile choice)."""
+    colour = card_colour(card_id, cards, as_str(entry.get("color"), "black") if entry else "black")
+    fill = CARD_FILL.get(colour, CARD_FILL["black"])
+    x0, x1, h = 16, HAND_W - 16, COMPACT_H - 8
+    ic.rrect(draw, (x0, y, x1, y + h), WHITE, INK, cut=6)
+    ic.rrect(draw, (x0 + 2, y + 2, x0 + LEFT_W, y + h - 2), fill)
+    label = COLOUR_LABEL.get(colour, colour.title())
+    draw_text(draw, (x0 + LEFT_W / 2, y + h / 2), label, font(20, "bold"), ink_on(fill), anchor="mm")
+    name = (as_str(entry.get("name")) if entry else "") or card_name(card_id, cards)
+    name_font = font(22, "bold")
+    draw_text(draw, (x0 + LEFT_W + 16, y + h / 2), fit_text(name, name_font, 284), name_font, INK, anchor="lm")
+    if entry is None:
+        text = "gives: " + as_str(as_map(cards.get(card_id)).get("text"), "?")
+        draw_text(draw, (480, y + h / 2), fit_text(text, font(19), x1 - 490), font(19), INK, anchor="lm")
+        return
+    _verdict(draw, 500, y + h / 2, *_build_verdict(as_map(entry.get("play"))))
+    _verdict(draw, VERDICT_X + 40, y + h / 2, *_wonder_verdict(as_map(entry.get("wonder"))))
+
+
+def _section(draw: ImageDraw.ImageDraw, y: float, text: str) -> None:
+    fnt = font(22, "bold")
+    draw_text(draw, (20, y + SECTION_H / 2), fit_text(text, fnt, HAND_W - 40), fnt, INK, anchor="lm")
+
+
+def _cities(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [as_map(c) for c in as_list(view.get("cities"))]
+
+
+def _city_name(cities: Sequence[Mapping[str, Any]], index: object) -> str:
+    i = as_opt_int(index)
+    return as_str(cities[i].get("name"), "?") if i is not None and 0 <= i < len(cities) else "?"
+
+
+def render_hand(view: Mapping[str, Any]) -> Image.Image | None:
+    """The viewer's private image, or None for a spectator or when they hold no card."""
+    seat = as_opt_int(view.get("viewer"))
+    cities = _cities(view)
+    if seat is None or not 0 <= seat < len(cities):
+        return None
+    hand = [as_map(h) for h in as_list(view.get("hand"))]
+    fc_hand = [as_map(h) for h in as_list(view.get("free_city_hand"))]
+    prompt = as_map(view.get("prompt"))
+    hali = str_list(prompt.get("choices")) if as_str(prompt.get("kind")) == "hali" else []
+    if not hand and not fc_hand and not hali:
+        return None
+    cards = as_map(view.get("cards"))
+    city = cities[seat]
+    Rows = list[tuple[str, Mapping[str, Any] | None]]
+    sections: list[tuple[str, Rows, bool]] = []
+    if hand:
+        players = as_int(view.get("players"))
+        if players == 2:
+            after = "after this turn it goes to the other player"
+        else:
+            side = "left" if as_str(view.get("direction"), "left") == "left" else "right"
+            after = f"after this turn it passes {side} to {_city_name(cities, city.get(side))}"
+        title = f"Your hand — {len(hand)} card{'s' if len(hand) != 1 else ''} ({after})"
+        own: Rows = [(as_str(h.get("id")), h) for h in hand]
+        sections.append((title, own, False))
+    if fc_hand:
+        # The Free City plays from the holder's hand (its own pile only for Babylon): rows
+        # already drawn above are repeated compactly, with the Free City's prices.
+        shown = {as_str(h.get("id")) for h in hand}
+        fc_name = _city_name(cities, view.get("free_city"))
+        rows: Rows = [(as_str(h.get("id")), h) for h in fc_hand]
+        compact = all(cid in shown for cid, _ in rows)
+        title = f"{fc_name}: you also choose its card this turn (prices for {fc_name})"
+        sections.append((title, rows, compact))
+    if hali:
+        choices: Rows = [(cid, None) for cid in hali]
+        title = f"Halikarnassos: you may build one of these {len(hali)} discarded cards for free"
+        sections.append((title, choices, True))
+    mate = str_list(view.get("teammate_hand"))
+    mate_lines = wrap("Teammate's hand: " + ", ".join(card_name(c, cards) for c in mate), font(20), HAND_W - 40)
+    notices = _notices(view, cities)
+    top = 176 + 34 * len(notices)
+    rows_h = sum(SECTION_H + (COMPACT_H if compact else ROW_H) * len(rows) for _, rows, compact in sections)
+    height = top + rows_h + (28 * len(mate_lines) + 10 if mate else 0)
+    image = new_canvas((HAND_W, int(height) + 10), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, HAND_W, 78), fill=TITLE_FILL)
+    name = as_str(city.get("name"), f"Seat {seat + 1}")
+    age = AGE_NAMES.get(as_int(view.get("age")), "")
+    when = f"Age {age} · turn {as_int(view.get('turn'))}/{as_int(view.get('turns_in_age'))}"
+    draw_text(draw, (HAND_W - 24, 39), when, font(24, "bold"), WHITE, anchor="rm")
+    room = HAND_W - 72 - text_width(when, font(24, "bold"))
+    title_font = font(32, "bold")
+    draw_text(draw, (24, 39), fit_text(f"Your cards — {name}", title_font, room), title_font, WHITE, anchor="lm")
+    draw_text(draw, (24, 96), "Private: only you see this image.", font(18), MUTED, anchor="lm")
+    _status_line(draw, 138, city)
+    y = 176.0
+    for text in notices:
+        ic.rrect(draw, (16, y, HAND_W - 16, y + 30), LAST_FILL)
+        draw_text(draw, (26, y + 15), fit_text(text, font(20), HAND_W - 52), font(20), INK, anchor="lm")
+        y += 34
+    for title, rows, compact in sections:
+        _section(draw, y, title)
+        y += SECTION_H
+        for card_id, entry in rows:
+            if compact:
+                _compact_row(draw, y, card_id, cards, entry)
+                y += COMPACT_H
+            else:
+                _card_row(draw, y, card_id, cards, entry)
+                y += ROW_H
+    for line in mate_lines if mate else []:
+        draw_text(draw, (20, y + 14), line, font(20), INK, anchor="lm")
+        y += 28
+    return image
+
+
+def _notices(view: Mapping[str, Any], cities: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The viewer's own pending pick (hidden from others) and a coin-loss decision, if any."""
+    out = []
+    picks = [as_str(as_map(p).get("move")) for p in as_list(view.get("my_picks"))]
+    if picks:
+        out.append("Your choice (hidden until everyone has chosen): " + "; ".join(picks))
+    prompt = as_map(view.get("prompt"))
+    if as_str(prompt.get("kind")) == "debt":
+        owed, coins = as_int(prompt.get("owed")), as_int(prompt.get("coins"))
+        who = _city_name(cities, prompt.get("city"))
+        out.append(f"{who} must lose {owed} coins: pay coins or take debt tokens (you have {coins} coins)")
+    return out
+
+
+def _status_line(draw: ImageDraw.ImageDraw, cy: float, city: Mapping[str, Any]) -> None:
+    """Coins, debt and the wonder's progress with the next stage's cost."""
+    ic.coin(draw, 38, cy, 14)
+    coins = as_int(city.get("coins"))
+    text = f"{coins} coin{'s' if coins != 1 else ''}"
+    debt = as_int(city.get("debt"))
+    if debt:
+        text += f" · {debt} debt"
+    draw_text(draw, (60, cy), text, font(24, "bold"), INK, anchor="lm")
+    x = 60 + text_width(text, font(24, "bold")) + 30
+    wonder = as_map(city.get("wonder"))
+    stages = [as_map(s) for s in as_list(wonder.get("stages"))]
+    built = as_int(wonder.get("stages_built"))
+    name = wonder_short(as_str(wonder.get("name"), "Wonder"))
+    label = f"{name} ({as_str(wonder.get('side'))}): stage {built}/{len(stages)} built"
+    draw_text(draw, (x, cy), label, font(22), INK, anchor="lm")
+    x += text_width(label, font(22)) + 20
+    if built < len(stages):
+        draw_text(draw, (x, cy), "next stage:", font(20), MUTED, anchor="lm")
+        x += text_width("next stage:", font(20)) + 8
+        cost = cost_tokens(as_map(stages[built].get("cost")))
+        ic.draw_tokens(draw, x, cy, cost or (Token("text", "free"),))
