@@ -22,7 +22,9 @@ key                              type    holds
 ``g:{gid}:snap``                 string  zlib-compressed canonical JSON dump at ``version``
 ``g:{gid}:log``                  list    the action log: JSON ``{v, s, t, u, k, at}`` (version,
                                          seat, notation, undoable, idempotency key, time)
-``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit
+``g:{gid}:logz``                 string  a finished game's log, zlib-compressed JSON (archive)
+``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit (expires
+                                         7 days after the game ends)
 ``g:{gid}:ev``                   list    per version: JSON ``{v, events:[...]}`` (audience kept)
 ``g:{gid}:snap:{v}``             string  snapshot of a version whose board is posted (TTL)
 ``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
@@ -78,6 +80,10 @@ def k_log(gid: str) -> str:
     return f"{P}g:{{{gid}}}:log"
 
 
+def k_logz(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:logz"
+
+
 def k_idem(gid: str) -> str:
     return f"{P}g:{{{gid}}}:idem"
 
@@ -128,6 +134,7 @@ def k_callback(token: str) -> str:
 
 K_SEQ = f"{P}seq:game"
 K_DEADLINES = f"{P}deadlines"
+ARCHIVE_TTL = 7 * 86400
 EVENTS_KEPT = 400
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
@@ -275,7 +282,40 @@ class Store:
         return unpack_snapshot(blob) if blob else None
 
     def log(self, gid: str) -> list[dict[str, Any]]:
-        return [json.loads(x) for x in self.r.lrange(k_log(gid), 0, -1)]
+        """The action log: the live list, or the archive of a finished game."""
+        raw = self.r.lrange(k_log(gid), 0, -1)
+        if not raw:
+            blob = self.r.get(k_logz(gid))
+            if blob:
+                return list(json.loads(zlib.decompress(blob)))
+        return [json.loads(x) for x in raw]
+
+    def archive(self, gid: str) -> bool:
+        """Compact a finished game: the log becomes one compressed string, and the keys only a
+        running game needs (idempotency results, kept snapshots of posted turns) expire.
+
+        Why: a finished game is kept for its record (``replay``) and its result; a log of ~800
+        JSON lines costs ~70 KB, compressed ~6 KB. Runs after the final commit (idempotent:
+        once archived it does nothing); a redelivered late move is still refused as the game is
+        over, so the idempotency results are no longer needed after their TTL.
+        """
+        with self.r.pipeline() as pipe:
+            try:
+                pipe.watch(k_meta(gid), k_log(gid))
+                if pipe.hget(k_meta(gid), "status") != b"over" or not pipe.exists(k_log(gid)):
+                    pipe.unwatch()
+                    return False
+                entries = [json.loads(x) for x in pipe.lrange(k_log(gid), 0, -1)]
+                blob = zlib.compress(json.dumps(entries, separators=(",", ":")).encode(), 9)
+                pipe.multi()
+                pipe.set(k_logz(gid), blob)
+                pipe.delete(k_log(gid))
+                pipe.expire(k_idem(gid), ARCHIVE_TTL)
+                pipe.hset(k_meta(gid), "archived", "1")
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
 
     def events(self, gid: str, last: int = 20) -> list[dict[str, Any]]:
         return [json.loads(x) for x in self.r.lrange(k_events(gid), -last, -1)]

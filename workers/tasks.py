@@ -93,6 +93,9 @@ def kick(gid: str) -> None:
         return
     if loaded.meta.get("posted_v") == str(loaded.version):
         render.delay(gid, loaded.version)
+    if loaded.meta.get("status") == "over":
+        st.archive(gid)
+        return
     if loaded.meta.get("status") != "active":
         return
     for seat in sorted(loaded.game.to_move(loaded.state)):
