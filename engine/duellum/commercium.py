@@ -1,0 +1,80 @@
+"""COMMERCIUM trading (§11): give any 3 chips, receive any 2 chips (never coins), repeatable, at
+any time of the owner's turn except the turn the technology was bought.
+
+Decision: a trade may not receive a resource type it also gives (e.g. marble for marble); such
+a trade is only a smaller exchange at a worse rate, and leaving it out keeps the list of moves
+short. Coins may be given (D-27) though it is pointless.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations_with_replacement
+
+from engine.duellum.actions import Trade
+from engine.duellum.data import COIN, RULES
+from engine.duellum.log import Log
+from engine.duellum.payment import describe, holdings_text
+from engine.duellum.state import State
+
+TECH = "COMMERCIUM"
+
+
+def _multisets(kinds: int, size: int) -> list[tuple[int, ...]]:
+    out = []
+    for combo in combinations_with_replacement(range(kinds), size):
+        counts = [0] * kinds
+        for k in combo:
+            counts[k] += 1
+        out.append(tuple(counts))
+    return out
+
+
+GIVES: tuple[tuple[int, int, int, int], ...] = tuple((g[0], g[1], g[2], g[3]) for g in _multisets(4, RULES.trade_give))
+GETS: tuple[tuple[int, int, int], ...] = tuple((g[0], g[1], g[2]) for g in _multisets(3, RULES.trade_get))
+BY_GIVE: tuple[tuple[tuple[int, int, int, int], tuple[Trade, ...]], ...] = tuple(
+    (give, tuple(Trade(give, get) for get in GETS if not any(give[k] and get[k] for k in range(3)))) for give in GIVES
+)
+
+
+def usable(state: State, seat: int) -> bool:
+    """Whether ``seat`` owns COMMERCIUM bought before this turn."""
+    turn = state.players[seat].techs.get(TECH)
+    return turn is not None and turn < state.turn
+
+
+def check(state: State, seat: int, a: Trade) -> str | None:
+    """Why the trade is illegal, or ``None`` (the turn window is checked by the caller)."""
+    p = state.players[seat]
+    if TECH not in p.techs:
+        return "Trading needs the COMMERCIUM technology."
+    if not usable(state, seat):
+        return "COMMERCIUM cannot be used in the turn it was acquired."
+    if sum(a.give) != RULES.trade_give or sum(a.get) != RULES.trade_get or min(a.give) < 0 or min(a.get) < 0:
+        return f"A trade gives exactly {RULES.trade_give} chips and receives {RULES.trade_get} (never coins)."
+    if any(a.give[k] and a.get[k] for k in range(3)):
+        return "Do not receive a resource you are giving in the same trade."
+    if any(a.give[k] > p.res[k] for k in range(4)):
+        return f"You cannot give {describe(a.give)}: you have {holdings_text(p.res)}."
+    return None
+
+
+def options(state: State, seat: int) -> Iterator[Trade]:
+    """Every legal trade (the caller checks the turn window)."""
+    if not usable(state, seat):
+        return
+    res = state.players[seat].res
+    for give, trades in BY_GIVE:
+        if give[0] <= res[0] and give[1] <= res[1] and give[2] <= res[2] and give[3] <= res[3]:
+            yield from trades
+
+
+def apply(state: State, seat: int, a: Trade, log: Log) -> None:
+    """Exchange with the bank (coins given go to the bank)."""
+    p = state.players[seat]
+    for k in range(4):
+        p.res[k] -= a.give[k]
+    for k in range(3):
+        p.res[k] += a.get[k]
+    state.bank_coins += a.give[COIN]
+    log.say(f"{log.nation(seat)} trade {describe(a.give)} for {describe(a.get)}.", "trade")

@@ -1,0 +1,1 @@
+"""Antike Duellum engine tests."""
