@@ -192,6 +192,26 @@ class DuellumGame(Game[State, Action]):
         """Rules summary and notation."""
         return HELP
 
+    def private_action(self, state: State, seat: int, action: Action) -> bool:
+        """Only moves that use a card from the hand are private: offering `play earthquake` as
+        a public button would show the table what the player holds. Everything else (rondel,
+        moves, founding, card picks from the face-up row, passing) is public knowledge."""
+        return isinstance(action, PlayCard) or (isinstance(action, Conquer) and bool(action.card))
+
+    def private_summary(self, state: State, seat: int) -> str:
+        """The seat's event cards with their texts, for the private ``hand`` reply."""
+        v = view(state, seat)
+        me = v["players"][seat]
+        hand = me.get("hand") or []
+        head = f"{me['nation']}: {len(hand)} event card{'s' if len(hand) != 1 else ''} in hand."
+        if not hand:
+            return head + " Cards come from the face-up row when your opponent gains a personality or you lose a city."
+        lines = [head]
+        for card in hand:
+            info = v["cards"].get(card, {})
+            lines.append(f"• {info.get('name', card)} (`play {card.lower()}`) — {info.get('text', '')}".rstrip(" —"))
+        return "\n".join(lines)
+
     def seat_names(self, state: State) -> list[str]:
         """Nation names (seat 0 brown, seat 1 beige)."""
         return list(state.map.nations)
