@@ -210,20 +210,29 @@ def list_games() -> list[dict[str, Any]]:
 
 
 def replay_record(game: str, seed: int, players: int, options: dict[str, Any], lines: list[str]) -> dict[str, Any]:
-    """Replay a record (``seat: notation`` lines, seats 1-based) and return the final
-    spectator view and outcome. Errors name the line that failed."""
+    """Replay a record (``seat: notation`` lines) and return the final spectator view and
+    outcome. Errors name the line that failed.
+
+    Seats are numbered from 1 as players say them ("player 1"); a record that uses seat 0
+    anywhere is read as the engine's 0-based seats (``agora`` logs and the engine both use
+    those), so either convention replays.
+    """
     from engine import find_game
 
     g = find_game(game)
     state = g.new_game(seed, players, options)
+    parsed: list[tuple[int, int, str, str]] = []
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         seat_text, sep, text = line.partition(":")
-        if not sep or not seat_text.strip().isdigit():
+        if not sep or not seat_text.strip().isascii() or not seat_text.strip().isdigit():
             raise ValueError(f"line {number}: expected `seat: move`, e.g. `1: rondel templum`; got {line!r}")
-        seat = int(seat_text) - 1
+        parsed.append((number, int(seat_text), text, line))
+    base = 0 if any(seat == 0 for _, seat, _, _ in parsed) else 1
+    for number, seat_no, text, line in parsed:
+        seat = seat_no - base
         try:
             state = g.apply(state, seat, g.parse(state, seat, text.strip())).state
         except EngineError as exc:
