@@ -43,10 +43,24 @@ GAMES: Mapping[str, _Renderer] = {
 }
 
 
+def _plugin_game(game_id: str) -> Any:
+    """The engine's game of that id when it is one registered at run time, else None."""
+    from engine import EngineError, find_game
+
+    try:
+        game = find_game(game_id)
+    except EngineError:
+        return None
+    return game if game.id not in GAMES else None
+
+
 def _entry(game_id: str) -> tuple[str, _Renderer]:
     key = game_id.strip().lower().replace("_", "-")
     entry = GAMES.get(key)
     if entry is None:
+        plugin = _plugin_game(game_id)
+        if plugin is not None:  # a game registered at run time (engine.register): FALLBACK card
+            return plugin.id, _Renderer(plugin.info.name, None, None)
         known = ", ".join(GAMES)
         raise ValueError(f"No renderer for game {game_id!r}; known games: {known}.")
     return key, entry

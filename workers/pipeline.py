@@ -284,7 +284,7 @@ def plan_after_step(store: Store, loaded: Loaded, new_state: Any, events: list[E
                 {"type": "turn", "game": gid, "chat": chat, "since": posted_v + 1, "key": f"{gid}:{nv}:turn"},
             )
         )
-        for seat in sorted(after - before):
+        for seat in sorted(after):
             user = loaded.seats.get(seat, BOT)
             if user != BOT:
                 outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))

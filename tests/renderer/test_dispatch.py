@@ -48,4 +48,11 @@ def test_unknown_game_is_a_clear_value_error(game_id: str) -> None:
 def test_every_registered_engine_game_has_a_renderer_entry() -> None:
     from engine.core.registry import _ENTRIES
 
-    assert {e.id for e in _ENTRIES} <= set(renderer.GAMES)
+    assert {e.id for e in _ENTRIES if e.module} <= set(renderer.GAMES)
+
+
+def test_a_game_registered_at_run_time_gets_the_fallback_card(store) -> None:  # type: ignore[no-untyped-def]
+    """Plug-in games (``engine.register``; the tests' toy game) are drawn as a status card."""
+    data = renderer.render("toy", {"players": [{"seat": 0}, {"seat": 1}]})
+    assert Image.open(io.BytesIO(data)).format == "PNG"
+    assert renderer.render_private("toy", {}) is None

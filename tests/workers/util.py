@@ -54,7 +54,8 @@ def record(store: Store, gid: str) -> tuple[int, list[dict[str, Any]], str]:
     version, raw_log, blob = pipe.execute()
     from workers.store import unpack_snapshot
 
-    return int(version or 0), [json.loads(x) for x in raw_log], unpack_snapshot(blob) if blob else ""
+    log = [json.loads(x) for x in raw_log] if raw_log else store.log(gid)  # a finished game is archived
+    return int(version or 0), log, unpack_snapshot(blob) if blob else ""
 
 
 def assert_replays(store: Store, gid: str) -> tuple[int, list[dict[str, Any]]]:
