@@ -1,0 +1,130 @@
+"""The Telegram outbox consumer: boards, prompts and private notes, in order, exactly once.
+
+Why this shape: the commit already put every message into the ``telegram`` stream, so a bot
+that was down loses nothing; this loop only has to send each entry once and in order. The
+stream's consumer group re-reads our unacknowledged entries first after a restart (the
+consumer name is stable for that reason), and a ``sent`` marker written right after a
+successful send stops a re-read entry from being sent twice.
+
+Order: one batch is split into lanes by destination chat; a lane is sent in stream order and
+stops at its first failure (the rest stays pending and comes back with the next fetch), while
+different chats proceed side by side, so one chat's flood control does not hold up a turn in
+another. A message the game has overtaken (``render`` returns None) is dropped, a message
+Telegram refuses for good (``BadRequest``) is logged and dropped, anything transient is
+retried with backoff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bots.telegram.sender import PLATFORM, Sender
+from workers.client import Client, Envelope, Part
+
+log = logging.getLogger(__name__)
+
+Route = tuple[str, bool] | None  # (chat, private) or None: the user's private chat is not open
+
+
+class Delivery:
+    """Consumes the outbox of the ``telegram`` platform.
+
+    Args:
+        consumer: the consumer name in the stream's group; keep it stable across restarts so
+            the entries this bot had fetched but not acknowledged are re-read.
+        block_ms: how long one fetch waits for new entries.
+    """
+
+    def __init__(self, client: Client, sender: Sender, *, consumer: str = "telegram-1", block_ms: int = 500) -> None:
+        self.client = client
+        self.sender = sender
+        self.consumer = consumer
+        self.block_ms = block_ms
+        self.delivered = 0
+
+    async def run(self, stop: asyncio.Event, *, max_backoff: float = 30.0) -> None:
+        """Deliver until ``stop`` is set; failures back off exponentially, never end the loop."""
+        backoff = 0.25
+        while not stop.is_set():
+            try:
+                ok = await self.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox delivery failed; retrying")
+                ok = False
+            if ok:
+                backoff = 0.25
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), backoff)
+            backoff = min(backoff * 2, max_backoff)
+
+    async def step(self) -> bool:
+        """Fetch one batch and deliver it; False when something has to be retried later."""
+        envelopes = await self.sender.io(self.client.fetch, PLATFORM, self.consumer, block_ms=self.block_ms)
+        if not envelopes:
+            return True
+        lanes: dict[str, list[tuple[Envelope, Route]]] = {}
+        for env in envelopes:
+            route = await self.sender.io(self.client.destination, env)
+            lane = route[0] if route else f"home:{env.message.get('game', '')}"
+            lanes.setdefault(lane, []).append((env, route))
+        results = await asyncio.gather(*(self._lane(items) for items in lanes.values()))
+        return all(results)
+
+    async def _lane(self, items: list[tuple[Envelope, Route]]) -> bool:
+        for env, route in items:
+            if not await self._deliver(env, route):
+                return False
+        return True
+
+    async def _deliver(self, env: Envelope, route: Route) -> bool:
+        if await self.sender.io(self.client.already_sent, env):
+            await self.sender.io(self.client.ack, PLATFORM, env)
+            return True
+        part = await self.sender.io(self.client.render, env)
+        try:
+            if part is not None:
+                await self._send(env, part, route)
+        except BadRequest as exc:
+            log.error("Telegram refused outbox message %s for good (%s); dropping it", env.key, exc)
+        except Forbidden as exc:
+            log.error("the bot may not write to the chat of outbox message %s (%s); dropping it", env.key, exc)
+        except TelegramError as exc:
+            log.warning("outbox message %s not delivered yet (%s); it stays pending", env.key, exc)
+            return False
+        await self.sender.io(self.client.mark_sent, env)
+        await self.sender.io(self.client.ack, PLATFORM, env)
+        self.delivered += 1
+        return True
+
+    async def _send(self, env: Envelope, part: Part, route: Route) -> None:
+        if route is None:
+            await self._invite(env)
+            return
+        chat, private = route
+        if part.private and not private:
+            log.error("refusing to post private outbox message %s into chat %s", env.key, chat)
+            return
+        if private:
+            try:
+                await self.sender.send_part(chat, part)
+            except Forbidden:
+                log.info("private chat %s is closed (blocked or deleted); inviting in the game's chat", chat)
+                await self._invite(env, reason="closed")
+            return
+        await self.sender.send_part(chat, part, turn=env.message.get("type") == "turn")
+
+    async def _invite(self, env: Envelope, *, reason: str = "never-opened") -> None:
+        """The user's private chat is not open: invite them in the game's chat, once per game
+        and reason (a prompt every turn would bury the board), never with the private content."""
+        user = str(env.message.get("user", ""))
+        gid = str(env.message.get("game", ""))
+        chat = await self.sender.io(self.client.home_chat, PLATFORM, gid) if gid else None
+        if user and chat is not None:
+            await self.sender.invite(chat, user, gid, once=True, reason=reason)

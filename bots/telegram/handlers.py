@@ -1,0 +1,217 @@
+"""Thin update handlers: a Telegram update becomes a command-layer call and its reply.
+
+Why so little here: the grammar, every check and every message are the command layer's; a
+handler only builds the :class:`Context` (platform ``telegram``, chat id, user id, name,
+private chat or not, ``tg:<update_id>`` as the idempotency key) and shows the reply.
+
+Exactly once: updates of one chat are handled in order (one lock per chat, different chats
+in parallel); an update id that was handled to the end is marked in Redis, so a redelivered
+update (after a restart, or twice in one batch) changes nothing and gets no second reply.
+A handler that failed half-way leaves no mark, so a redelivery finishes the job — and a move
+in it is still applied once, because its idempotency key is the update id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram.constants import ChatType
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import ContextTypes
+
+from bots.telegram import format as fmt
+from bots.telegram import keyboards
+from bots.telegram.sender import PLATFORM, Sender
+from workers.client import ALIASES, Client, Context, Part
+
+log = logging.getLogger(__name__)
+
+UPDATE_NS = "tg-update"  # update id -> "done"
+UPDATE_TTL = 7 * 86400  # Telegram keeps unconfirmed updates for 24 hours
+STALE_CODES = frozenset({"button/stale", "button/game_over", "button/expired"})
+REACT_ONLY = frozenset({"move", "begin"})  # their news is the caption of the board that follows
+COMMITTING = frozenset({"move", "begin", "undo", "resign"})  # private events come through the outbox
+SORRY = "Something went wrong on our side; nothing was changed. Please try again."
+
+
+class KeyedLocks:
+    """One asyncio lock per chat, dropped again when nobody holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+
+def make_context(update: Update, chat: Chat, user: User) -> Context:
+    """The command layer's view of who wrote what, where."""
+    return Context(
+        PLATFORM,
+        str(chat.id),
+        str(user.id),
+        user.full_name or user.username or str(user.id),
+        private=chat.type == ChatType.PRIVATE,
+        idem=f"tg:{update.update_id}",
+    )
+
+
+def command_word(text: str) -> tuple[str, str]:
+    """(command, addressee) of ``/move@agora_bot …`` — the word lower-cased, aliases resolved."""
+    word = text.lstrip("/").split(maxsplit=1)[0] if text.strip("/ ") else ""
+    name, _, target = word.partition("@")
+    name = name.lower()
+    return ALIASES.get(name, name), target.lower()
+
+
+class Handlers:
+    """The Application's handlers, bound to one client and one sender."""
+
+    def __init__(self, client: Client, sender: Sender) -> None:
+        self.client = client
+        self.sender = sender
+        self.locks = KeyedLocks()
+
+    @contextlib.asynccontextmanager
+    async def once(self, update: Update, chat: str) -> AsyncIterator[bool]:
+        """Yields True for an update not handled before (then marks it done on success)."""
+        async with self.locks.hold(chat):
+            key = str(update.update_id)
+            if await self.sender.io(self.client.kv_get, UPDATE_NS, key):
+                log.info("update %s was already handled; ignoring the redelivery", key)
+                yield False
+                return
+            yield True
+            await self.sender.io(self.client.kv_set, UPDATE_NS, key, "done", ttl=UPDATE_TTL)
+
+    # ------------------------------------------------------------ messages
+    async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A typed command: in groups only ``/commands``; in the private chat also plain text
+        (``move add 3`` or ``hand``), since nobody else reads along there."""
+        msg = update.message
+        if msg is None or not msg.text or msg.from_user is None or msg.from_user.is_bot:
+            return
+        text = msg.text.strip()
+        private = msg.chat.type == ChatType.PRIVATE
+        if not text.startswith("/") and not private:
+            return
+        word, target = command_word(text)
+        if target and target != (self.sender.bot.username or "").lower():
+            return  # addressed to another bot in the group
+        ctx = make_context(update, msg.chat, msg.from_user)
+        async with self.once(update, ctx.chat) as fresh:
+            if fresh:
+                await self._run(ctx, msg, word, text)
+
+    async def _run(self, ctx: Context, msg: Message, word: str, text: str) -> None:
+        if ctx.private and word == "begin" and text.startswith("/start"):
+            # Telegram's "Start" button in the private chat (maybe from a deep link).
+            word = "start"
+            payload = text.split(maxsplit=1)[1] if " " in text else ""
+            reply = await self.sender.io(self.client.connect, ctx, payload)
+        else:
+            reply = await self.sender.io(self.client.command, ctx, text)
+        if word in REACT_ONLY and not ctx.private and reply and all(p.ok for p in reply):
+            # The board photo with its caption is the one message of this turn; the typed
+            # move only gets a reaction, and private parts still go to the private chat.
+            await self.sender.react(ctx.chat, msg.message_id, _public(reply))
+            await self.sender.reply(ctx, reply, reply_to=msg.message_id, public=False, outboxed=True)
+            return
+        await self.sender.reply(ctx, reply, reply_to=msg.message_id, outboxed=word in COMMITTING)
+
+    # ------------------------------------------------------------- buttons
+    async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A pressed button: re-validated like typed text; every query gets an answer."""
+        query = update.callback_query
+        if query is None:
+            return
+        answered = False
+
+        async def answer(text: str = "") -> None:
+            nonlocal answered
+            answered = True
+            try:
+                await self.sender.call(lambda: query.answer(fmt.plain(text)[:200] or None))
+            except TelegramError as exc:
+                log.info("could not answer callback query %s: %s", query.id, exc)
+
+        try:
+            message = query.message
+            if message is None or not query.data:
+                await answer("This button only works in a chat with the bot.")
+                return
+            ctx = make_context(update, message.chat, query.from_user)
+            async with self.once(update, ctx.chat) as fresh:
+                if fresh:
+                    await self._press(ctx, query, message.message_id, answer)
+                else:
+                    answered = True  # the first delivery answered it
+        except Exception:
+            if not answered:
+                await answer(SORRY)
+            raise
+        finally:
+            if not answered:
+                await answer()
+
+    async def _press(
+        self, ctx: Context, query: CallbackQuery, message_id: int, answer: Callable[[str], Awaitable[None]]
+    ) -> None:
+        reply = await self.sender.io(self.client.press, ctx, query.data or "")
+        first = reply[0] if reply else Part()
+        if not first.ok:
+            await answer(first.text)
+            if first.code in STALE_CODES:
+                await self.sender.strip_keyboard(ctx.chat, message_id)
+            return
+        if first.code == "moves/page":
+            if first.private and not ctx.private:
+                sent = await self.sender.to_user(ctx.user, first, fallback_chat=ctx.chat)
+                await answer("Sent to our private chat." if sent else "Open our private chat first (link below).")
+            else:
+                kb = keyboards.markup(first.buttons)
+                if kb is not None:
+                    await self.sender.set_keyboard(ctx.chat, message_id, kb)
+                await answer(first.text)
+            return
+        await answer("✓ " + (first.text.splitlines() or ["Done."])[0])
+        await self.sender.strip_keyboard(ctx.chat, message_id, live=True)
+        await self.sender.reply(ctx, reply, public=ctx.private, outboxed=True)
+
+    # --------------------------------------------------------------- errors
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log the failure and tell the user politely; never let one update stop the bot."""
+        log.error("error while handling an update", exc_info=context.error)
+        if not isinstance(update, Update):
+            return
+        try:
+            if update.callback_query is not None:
+                with contextlib.suppress(BadRequest):
+                    await update.callback_query.answer(SORRY[:200])
+            elif update.effective_chat is not None:
+                msg = update.effective_message
+                await self.sender.send_part(
+                    str(update.effective_chat.id), Part(text=SORRY), reply_to=msg.message_id if msg else None
+                )
+        except TelegramError as exc:
+            log.warning("could not report the error to the chat: %s", exc)
+
+
+def _public(reply: list[Part]) -> Part:
+    texts = [p.text for p in reply if not p.private and p.text]
+    return Part(text="\n".join(texts) or "Done.")
