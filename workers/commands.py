@@ -70,7 +70,7 @@ COMMANDS: dict[str, str] = {
     "leave": "`leave` — leave the table before the game begins",
     "begin": "`begin [bots=N] [order=bots-first] [seed=N]` — start the game (automatic players fill N seats)",
     "move": "`move <move>` — make a move, e.g. `move rondel templum`",
-    "moves": "`moves` — your legal moves, grouped, with buttons",
+    "moves": "`moves [all]` — your legal moves, grouped, with buttons (`all`: list every one)",
     "board": "`board` — the current board image",
     "status": "`status` — whose turn it is, what is awaited, the scores",
     "hand": "`hand` — your private information (sent privately)",
@@ -321,7 +321,9 @@ class Commands:
         return reply
 
     def cmd_moves(self, ctx: Context, rest: str) -> Reply:
-        loaded, _ = self._loaded(ctx, rest)
+        words = rest.split()
+        show_all = "all" in (w.lower() for w in words)
+        loaded, _ = self._loaded(ctx, " ".join(w for w in words if w.lower() != "all"))
         game, state = loaded.game, loaded.state
         if loaded.meta.get("status") == "over":
             return say("The game is over. `status` shows the result.")
@@ -334,9 +336,11 @@ class Commands:
         seat = movers[0]
         actions = game.legal_actions(state, seat)
         notations = [(game.notation(state, seat, a), game.private_action(state, seat, a)) for a in actions]
-        return self._moves_reply(loaded, seat, notations, ctx)
+        return self._moves_reply(loaded, seat, notations, ctx, show_all=show_all)
 
-    def _moves_reply(self, loaded: Loaded, seat: int, notations: list[tuple[str, bool]], ctx: Context) -> Reply:
+    def _moves_reply(
+        self, loaded: Loaded, seat: int, notations: list[tuple[str, bool]], ctx: Context, *, show_all: bool = False
+    ) -> Reply:
         game = loaded.game
         groups: dict[str, list[str]] = {}
         for text, _ in notations:
@@ -344,8 +348,9 @@ class Commands:
         any_private = any(p for _, p in notations)
         lines = [f"Your moves ({len(notations)}), type `move <move>` or press a button:"]
         for group, items in groups.items():
-            shown = ", ".join(f"`{t}`" for t in items[:4])
-            more = f" … and {len(items) - 4} more" if len(items) > 4 else ""
+            limit = len(items) if show_all else 6
+            shown = ", ".join(f"`{t}`" for t in items[:limit])
+            more = f" … and {len(items) - limit} more (`moves all` lists every one)" if len(items) > limit else ""
             lines.append(f"• {group}: {shown}{more}")
         buttons = self._buttons(loaded, seat, [t for t, _ in notations], groups)
         return [Part(text="\n".join(lines), private=any_private or ctx.private, buttons=buttons)]

@@ -1,0 +1,30 @@
+"""`moves` lists legal moves grouped, with a few examples per group; `moves all` lists every
+one; both agree with the engine's legal actions."""
+
+from __future__ import annotations
+
+from engine import find_game
+from workers import lobby, pipeline
+from workers.commands import Commands, Context
+from workers.store import Store
+
+
+def test_moves_and_moves_all_on_duellum(store: Store) -> None:
+    commands = Commands(store, lambda g, u, t, k: pipeline.submit(store, g, text=t, idem=k, user=u))
+    a, b = Context("test", "room", "a", "A"), Context("test", "room", "b", "B")
+    assert commands.handle(a, "new duellum")[0].ok
+    assert commands.handle(b, "join")[0].ok
+    gid = store.chat_game("test", "room")
+    assert gid and lobby.begin(store, gid, "test:a", seed=3).ok
+    loaded = pipeline.load(store, gid)
+    game = find_game("duellum")
+    seat = sorted(game.to_move(loaded.state))[0]
+    who = a if seat == 0 else b
+    legal = [game.notation(loaded.state, seat, x) for x in game.legal_actions(loaded.state, seat)]
+    short = commands.handle(who, "moves")[0].text
+    full = commands.handle(who, "moves all")[0].text
+    assert all(f"`{t}`" in full for t in legal)
+    assert "moves all" in short if len(legal) > 6 else True
+    assert sum(f"`{t}`" in short for t in legal) == min(len(legal), 6)
+    other = b if who is a else a
+    assert "Your moves" not in commands.handle(other, "moves")[0].text
