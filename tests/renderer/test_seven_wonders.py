@@ -252,11 +252,10 @@ def test_two_player_holder_also_sees_the_free_city_prices() -> None:
     assert png(with_fc).height > png(without_fc).height
 
 
-def test_save_samples_when_asked() -> None:
-    target = os.environ.get("AGORA_RENDER_SAMPLES")
-    if not target:
-        pytest.skip("set AGORA_RENDER_SAMPLES=<dir> to save sample images")
-    out = Path(target)
+def test_samples_render_and_are_saved(tmp_path: Path) -> None:
+    """Renders the sample images (8 players, game over, 2 players, a hand) and writes them to
+    ``AGORA_RENDER_SAMPLES`` when set (for looking at them), else to a temporary folder."""
+    out = Path(os.environ.get("AGORA_RENDER_SAMPLES") or tmp_path)
     out.mkdir(parents=True, exist_ok=True)
     state = scenario_state(8)
     (out / "7w-public-8p.png").write_bytes(seven_wonders.render(GAME.view(state, None)))
@@ -265,3 +264,5 @@ def test_save_samples_when_asked() -> None:
     (out / "7w-hand.png").write_bytes(hand)
     (out / "7w-public-8p-over.png").write_bytes(seven_wonders.render(GAME.view(scenario_state(9), None)))
     (out / "7w-public-2p.png").write_bytes(seven_wonders.render(GAME.view(scenario_state(1), None)))
+    for name in ("7w-public-8p.png", "7w-hand.png", "7w-public-8p-over.png", "7w-public-2p.png"):
+        assert png((out / name).read_bytes()).width >= 1000
