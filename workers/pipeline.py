@@ -252,11 +252,12 @@ class Plan:
 def plan_after_step(store: Store, loaded: Loaded, new_state: Any, events: list[Event], now: float) -> Plan:
     """Decide what a committed step sends and schedules (shared by moves, undo, start).
 
-    A board is posted to the game's home chat when the set of awaited seats changes or the
-    game ends (one message per turn, not per click); its caption gathers the public events
-    since the last posted board. Private events go to their seat's user only. Seats that
-    become awaited get a ``prompt`` (adapters show hands and buttons privately) and a
-    deadline; automatic players get a short safety deadline so a lost task cannot stall.
+    A board is posted to the game's home chat when a seat that was not awaited becomes awaited
+    or the game ends (one message per turn, not per click, and not per secret pick of a
+    simultaneous step); its caption gathers the public events since the last posted board.
+    Private events go to their seat's user only. With a posted turn, every awaited seat gets a
+    ``prompt`` (adapters show hands and buttons privately) and a deadline; automatic players
+    get a short safety deadline so a lost task cannot stall the game.
     """
     game = loaded.game
     before = game.to_move(loaded.state)
