@@ -106,27 +106,13 @@ def main() -> int:
     args = parser.parse_args()
 
     from workers.embedded import EmbeddedServer, _die_with_parent
+    from workers.local import worker_command
 
     tmp = Path(tempfile.mkdtemp(prefix="agora-bench-"))
     server = EmbeddedServer(tmp / "valkey", persist=False).start()
     env = dict(os.environ, REDIS_URL=server.url, AGORA_PLUGINS="tests.support.toy", AGORA_SKIP_KICK="1")
     env["PYTHONPATH"] = str(ROOT)
-    cmd = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "workers.celery_app",
-        "worker",
-        "--pool=solo",
-        "--without-mingle",
-        "--without-gossip",
-        "--without-heartbeat",
-        "-n",
-        f"bench-{os.getpid()}@%h",
-        "-l",
-        "WARNING",
-    ]
+    cmd = worker_command(beat=False, data_dir=tmp, name="bench")
     log = open(tmp / "worker.log", "wb")  # noqa: SIM115 - closed in finally
     worker = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
     try:

@@ -169,28 +169,13 @@ def main() -> int:
     logging.basicConfig(level=logging.WARNING)
 
     from workers.embedded import EmbeddedServer
+    from workers.local import worker_command
 
     with tempfile.TemporaryDirectory(prefix="agora-bench-tg-") as tmp:
         server = EmbeddedServer(Path(tmp) / "valkey", persist=False).start()
         env = dict(os.environ, REDIS_URL=server.url, AGORA_PLUGINS=PLUGINS, PYTHONPATH=str(ROOT))
         worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "workers.celery_app",
-                "worker",
-                "--pool=solo",
-                "--without-mingle",
-                "--without-gossip",
-                "--without-heartbeat",
-                "-n",
-                "bench-tg@%h",
-                "-l",
-                "ERROR",
-                "--concurrency=1",
-            ],
+            worker_command(beat=False, data_dir=Path(tmp), name="bench-tg"),
             env=env,
             cwd=ROOT,
             stdout=subprocess.DEVNULL,

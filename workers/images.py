@@ -13,20 +13,30 @@ import logging
 
 import renderer
 from engine import find_game
-from workers.store import Store, k_image
+from workers.store import IMAGE_TTL, Store, k_image
 
-IMAGE_TTL = 7 * 86400
 log = logging.getLogger(__name__)
 
 
 def board_png(store: Store, gid: str, version: int | None = None) -> bytes | None:
     """The public board image of ``gid`` at ``version`` (default: the current one)."""
+    return _cached(store, gid, version, "public", None)
+
+
+def private_png(store: Store, gid: str, seat: int) -> bytes | None:
+    """The private image of ``seat`` (e.g. its hand) at the current version, or None."""
+    return _cached(store, gid, None, f"seat{seat}", seat)
+
+
+def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | None) -> bytes | None:
+    """Render-through cache shared by both images: the PNG of ``who`` at ``version`` from
+    Redis, else drawn from the view of ``seat`` (``None``: the spectator view) and stored."""
     meta = store.meta(gid)
     if not meta or meta.get("status") == "lobby":
         return None
     if version is None:
         version, _ = store.snapshot(gid)
-    key = k_image(gid, version, "public")
+    key = k_image(gid, version, who)
     cached = store.r.get(key)
     if cached:
         return bytes(cached)
@@ -34,34 +44,11 @@ def board_png(store: Store, gid: str, version: int | None = None) -> bytes | Non
     if snap is None:
         return None
     game = find_game(meta["game"])
-    state = game.load(json.loads(snap))
+    view = game.view(game.load(json.loads(snap)), seat)
     try:
-        png = renderer.render(game.id, game.view(state, None))
+        png = renderer.render(game.id, view) if seat is None else renderer.render_private(game.id, view)
     except Exception:
-        log.exception("rendering %s v%s failed", gid, version)
-        return None
-    store.r.set(key, png, ex=IMAGE_TTL, nx=True)
-    return png
-
-
-def private_png(store: Store, gid: str, seat: int) -> bytes | None:
-    """The private image of ``seat`` (e.g. its hand) at the current version, or None."""
-    meta = store.meta(gid)
-    if not meta or meta.get("status") == "lobby":
-        return None
-    version, snap = store.snapshot(gid)
-    key = k_image(gid, version, f"seat{seat}")
-    cached = store.r.get(key)
-    if cached:
-        return bytes(cached)
-    if snap is None:
-        return None
-    game = find_game(meta["game"])
-    state = game.load(json.loads(snap))
-    try:
-        png = renderer.render_private(game.id, game.view(state, seat))
-    except Exception:
-        log.exception("rendering the private image of %s seat %s failed", gid, seat)
+        log.exception("rendering the %s image of %s v%s failed", who, gid, version)
         return None
     if png is not None:
         store.r.set(key, png, ex=IMAGE_TTL, nx=True)

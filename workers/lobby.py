@@ -18,7 +18,7 @@ from engine import InvalidOptions, find_game, public
 from engine.core.testing import replay
 from workers import pipeline
 from workers.pipeline import BOT, Loaded, MoveResult, Rejected
-from workers.store import Store, k_chat, k_lobby, k_meta, k_names, k_seats, k_user_games
+from workers.store import IMAGE_TTL, Store, k_chat, k_lobby, k_meta, k_names, k_seats, k_user_games
 
 ACTIVE = ("lobby", "active")
 
@@ -310,7 +310,7 @@ def _commit(
         deadline=plan.deadline,
         result=result.to_json(),
         outgoing=plan.outgoing,
-        keep_snapshot=pipeline.IMAGE_TTL if "posted_v" in meta else 0,
+        keep_snapshot=IMAGE_TTL if "posted_v" in meta else 0,
     )
     if committed.status == "stale":
         return MoveResult(False, "store/stale", "Someone moved at the same moment; please try again.")

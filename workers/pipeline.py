@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import AnyGame, EngineError, Event, find_game
-from workers.store import Outgoing, Store
+from workers.store import IMAGE_TTL, Outgoing, Store
 
 log = logging.getLogger(__name__)
 
 MAX_RACES = 25
-IMAGE_TTL = 7 * 86400
 BOT = "bot"
 
 

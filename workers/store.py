@@ -135,6 +135,7 @@ def k_callback(token: str) -> str:
 K_SEQ = f"{P}seq:game"
 K_DEADLINES = f"{P}deadlines"
 ARCHIVE_TTL = 7 * 86400
+IMAGE_TTL = 7 * 86400  # rendered PNGs and the snapshots of posted turns they are drawn from
 EVENTS_KEPT = 400
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
