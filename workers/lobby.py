@@ -170,7 +170,7 @@ def begin(
     pipe.hset(k_names(gid), mapping=names)
     pipe.hset(k_meta(gid), mapping={"seed": seed, "players": len(players)})
     pipe.execute()
-    loaded = Loaded(gid, store.meta(gid), _Fresh(game), 0, _NOBODY, dict(enumerate(players)))
+    loaded = Loaded(gid, store.meta(gid), game, 0, None, dict(enumerate(players)))
     event = public(f"The game begins: {', '.join(_seat_labels(game, state, names))}.", kind="start")
     return _commit(
         store,
@@ -180,14 +180,8 @@ def begin(
         idem=idem or f"begin:{gid}",
         log_op="none",
         extra_meta={"status": "active", "started_at": f"{store.now():.3f}"},
+        before=frozenset(),
     )
-
-
-class _Nobody:
-    """Stands for "no state yet" so the first plan treats every awaited seat as new."""
-
-
-_NOBODY = _Nobody()
 
 
 def _seat_labels(game: Any, state: Any, names: Mapping[str, str]) -> list[str]:
@@ -279,9 +273,10 @@ def _commit(
     log_op: str,
     extra_meta: Mapping[str, Any] | None = None,
     force_over: bool = False,
+    before: frozenset[int] | None = None,
 ) -> MoveResult:
     now = store.now()
-    plan = pipeline.plan_after_step(store, loaded, state, events, now)
+    plan = pipeline.plan_after_step(store, loaded, state, events, now, before)
     meta = {"updated_at": f"{now:.3f}", **plan.meta, **(extra_meta or {})}
     if force_over:
         meta.update({"deadline_at": None, "remind_at": None})
@@ -329,18 +324,3 @@ def _turn_message(loaded: Loaded) -> Any:
         platform,
         {"type": "turn", "game": loaded.gid, "chat": chat, "since": posted + 1, "key": f"{loaded.gid}:{nv}:turn"},
     )
-
-
-class _Fresh:
-    """A game with no prior state: ``to_move`` is empty so every awaited seat is new."""
-
-    def __init__(self, game: Any) -> None:
-        self._game = game
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-    def to_move(self, state: Any) -> frozenset[int]:
-        if isinstance(state, _Nobody):
-            return frozenset()
-        return frozenset(self._game.to_move(state))

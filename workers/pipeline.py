@@ -248,7 +248,14 @@ class Plan:
     keep_snapshot: int = 0
 
 
-def plan_after_step(store: Store, loaded: Loaded, new_state: Any, events: list[Event], now: float) -> Plan:
+def plan_after_step(
+    store: Store,
+    loaded: Loaded,
+    new_state: Any,
+    events: list[Event],
+    now: float,
+    before: frozenset[int] | None = None,
+) -> Plan:
     """Decide what a committed step sends and schedules (shared by moves, undo, start).
 
     A board is posted to the game's home chat when a seat that was not awaited becomes awaited
@@ -256,10 +263,12 @@ def plan_after_step(store: Store, loaded: Loaded, new_state: Any, events: list[E
     simultaneous step); its caption gathers the public events since the last posted board.
     Private events go to their seat's user only. With a posted turn, every awaited seat gets a
     ``prompt`` (adapters show hands and buttons privately) and a deadline; automatic players
-    get a short safety deadline so a lost task cannot stall the game.
+    get a short safety deadline so a lost task cannot stall the game. ``before`` is who was
+    awaited before the step (default: from ``loaded.state``; ``begin`` passes nobody).
     """
     game = loaded.game
-    before = game.to_move(loaded.state)
+    if before is None:
+        before = game.to_move(loaded.state)
     after = game.to_move(new_state)
     over = game.outcome(new_state) is not None
     platform, chat = loaded.home
