@@ -43,10 +43,14 @@ async def press_move(table: Table, user: FakeUser, notation: str, group_label: s
     for _ in range(4):
         labels = msg.labels()
         if notation[:60] in labels:
+            answered = set(fake.answers)
             fake.press(user, msg, notation[:60])
             # the pressed keyboard is taken away once the move is in (its buttons are stale)
             await fake.wait(lambda: not msg.buttons(), 20, "the pressed keyboard removed")
-            return True
+            new = await fake.wait(lambda seen=answered: set(fake.answers) - seen, 20, "the press answered")
+            # A keyboard from an earlier moment (its prompt was delivered before the last move
+            # landed) is refused with a notice and removed: correct, but not a move made.
+            return all((fake.answers[q] or "").startswith("✓") for q in new)
         opener = [x for x in labels if x.startswith(f"{group_label} (") or x == "more …"]
         if not opener:
             return False
