@@ -1,0 +1,150 @@
+"""The dispatcher and the helpers every command shares: finding the game a command means,
+turning failures into replies, and minting button tokens.
+
+Why never raise: an adapter must always have something friendly to show; a traceback in chat
+is a bug, so every exception ends here as a reply that says nothing was changed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from engine import EngineError, find_game
+from workers import lobby, pipeline
+from workers.commands.context import ALIASES, BUTTON_TTL, COMMANDS, GID, Context, MoveSubmitter
+from workers.pipeline import Loaded, MoveResult, Rejected
+from workers.replies import Button, Part, Reply, error, say
+from workers.store import Store, k_callback
+
+log = logging.getLogger("workers.commands")
+
+
+class CommandBase:
+    """Runs commands against a store; moves go through ``submit_move`` (Celery in production)."""
+
+    def __init__(self, store: Store, submit_move: MoveSubmitter, kick: Callable[[str], None] | None = None) -> None:
+        self.store = store
+        self.submit_move = submit_move
+        self.kick = kick
+
+    def _changed(self, gid: str, res: MoveResult) -> MoveResult:
+        """After ``begin``, ``undo`` or ``resign`` (committed here, not by a move task): render and
+        wake automatic players now. Without it a bot that must move first (``order=bots-first``,
+        or a seat taken over after a resignation) waited for its 15 s safety deadline plus a sweep."""
+        if res.ok and not res.duplicate and self.kick is not None:
+            try:
+                self.kick(gid)
+            except Exception:  # the safety deadline still wakes the bot
+                log.exception("could not kick %s", gid)
+        return res
+
+    # ----------------------------------------------------------- dispatch
+    def handle(self, ctx: Context, text: str) -> Reply:
+        """Run one command line (without a leading ``/``). Never raises."""
+        try:
+            return self._handle(ctx, text)
+        except Rejected as exc:
+            return error(exc.message, exc.code)
+        except EngineError as exc:
+            return error(exc.user_message, exc.code)
+        except Exception:
+            log.exception("command failed: platform=%s chat=%s", ctx.platform, ctx.chat)
+            return error("Something went wrong on our side; nothing was changed. Please try again.", "internal")
+
+    def _handle(self, ctx: Context, text: str) -> Reply:
+        line = text.strip()
+        if line.startswith("/"):
+            line = line[1:]
+        if not line:
+            return error("Type a command, for example `help`, `status` or `move …`.", "command/empty")
+        word, _, rest = line.partition(" ")
+        word = word.split("@", 1)[0].lower()  # Telegram sends /move@botname in groups
+        word = ALIASES.get(word, word)
+        rest = rest.strip()
+        self.store.touch_user(ctx.user_key, ctx.name, ctx.chat if ctx.private else None)
+        handler = getattr(self, f"cmd_{word}", None)
+        if handler is None:
+            close = [c for c in COMMANDS if c.startswith(word[:2])] or list(COMMANDS)
+            return error(
+                f"I don't know the command `{word[:30]}`. Try: " + ", ".join(f"`{c}`" for c in close[:6]) + ".",
+                "command/unknown",
+            )
+        result: Reply = handler(ctx, rest)
+        return result
+
+    # ------------------------------------------------------------ helpers
+    def _game_for(self, ctx: Context, rest: str = "") -> tuple[str, str]:
+        """The game a command means, and the rest of the line without a game id.
+
+        In a group: the chat's game. In a private chat: a leading game id, else the user's only
+        game, else the one waiting for them.
+        """
+        first, _, tail = rest.partition(" ")
+        if GID.match(first.lower()) and self.store.meta(first.lower()):
+            return first.lower(), tail.strip()
+        gid = self.store.chat_game(ctx.platform, ctx.chat)
+        if gid and (not ctx.private or self.store.meta(gid).get("status") in lobby.ACTIVE):
+            return gid, rest
+        if not gid and not ctx.private:
+            # A group is not a private chat: acting there on the user's game elsewhere would
+            # post that game's moves and status into an unrelated group.
+            raise Rejected(
+                "game/none_here", "There is no game in this chat. Start one with `new <game>` (see `games`)."
+            )
+        mine = [g for g in self.store.user_games(ctx.user_key) if self.store.meta(g).get("status") in lobby.ACTIVE]
+        if len(mine) == 1:
+            return mine[0], rest
+        if not mine:
+            raise Rejected(
+                "game/none_here", "There is no game in this chat. Start one with `new <game>` (see `games`)."
+            )
+        waiting = [g for g in mine if self._awaits(g, ctx.user_key)]
+        if len(waiting) == 1:
+            return waiting[0], rest
+        listing = ", ".join(f"`{g}`" for g in mine)
+        raise Rejected(
+            "game/which",
+            f"You play in several games ({listing}). Put the game id first, e.g. "
+            f"`moves {mine[0]}` or `move {mine[0]} …`.",
+        )
+
+    def _awaits(self, gid: str, user: str) -> bool:
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Rejected:
+            return False
+        return any(s in loaded.game.to_move(loaded.state) for s in loaded.seats_of(user))
+
+    def _loaded(self, ctx: Context, rest: str = "") -> tuple[Loaded, str]:
+        gid, tail = self._game_for(ctx, rest)
+        return pipeline.load(self.store, gid), tail
+
+    def _button(self, payload: dict[str, Any], label: str) -> Button:
+        token = "b" + secrets.token_urlsafe(9)
+        self.store.r.set(k_callback(token), json.dumps(payload), ex=BUTTON_TTL)
+        return Button(label[:60], token)
+
+
+    def _hidden(self, gid: str) -> bool:
+        """Whether the game has hidden information (its move replies must stay private)."""
+        meta = self.store.meta(gid)
+        return bool(meta) and find_game(meta["game"]).info.hidden_information
+
+    def _result_reply(self, res: MoveResult, *, private: bool = False, hidden: bool = False) -> Reply:
+        """A move's reply. In a game with hidden information a refusal is private: its
+        suggestions ("closest legal moves") and reasons can name cards in the mover's hand,
+        and the typed text itself may be a secret pick. Private events of a success are too;
+        the public part never repeats the notation (a secret pick's text)."""
+        if not res.ok:
+            return error(res.message, res.code, private=private or hidden)
+        texts = [e["text"] for e in res.events if e.get("seats") is None]
+        mine = [e["text"] for e in res.events if e.get("seats") is not None]
+        reply = say("\n".join(texts) or ("Done." if hidden else res.message), private=private)
+        if mine:
+            reply.append(Part(text="\n".join(mine), private=True))
+        return reply
+

@@ -1,0 +1,119 @@
+"""What the outbox turns into messages: the turn post, the private prompt, the reminder, and
+the hand-over when a player first opens the private chat.
+
+Why built at delivery time from the stored snapshot: a message describes the turn it was
+queued for, even when the game has moved on since, and never carries a stale keyboard.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from workers import images, pipeline
+from workers.commands.base import CommandBase
+from workers.commands.context import GID, Context
+from workers.commands.helpers import private_text, safe_png
+from workers.pipeline import BOT
+from workers.replies import Button, Part, Reply, say
+
+
+class PostParts(CommandBase):
+    """Builders of outbox messages; adapters call them when they deliver."""
+
+    def connect(self, ctx: Context, payload: str) -> Reply:
+        """A user opened their private chat with the bot through a link naming a game
+        (Telegram's ``t.me/<bot>?start=<gid>``).
+
+        Why: a bot may not write first to a user who never opened the private chat, so hands
+        and secret choices wait until they do. This remembers the chat and hands over what was
+        waiting: the "your turn" prompt when the game awaits them, else their hand.
+        """
+        self.store.touch_user(ctx.user_key, ctx.name, ctx.chat)
+        intro = "Connected. Your private information (hands, secret choices, your turn) arrives here."
+        gid = payload.strip().lower()
+        if not (GID.match(gid) and self.store.meta(gid)):
+            return say(intro + " `help` lists the commands.", private=True)
+        if self.store.meta(gid).get("status") == "lobby":
+            return say(intro + f" `{gid}` has not begun yet; your hand comes here when it does.", private=True)
+        loaded = pipeline.load(self.store, gid)
+        seats = loaded.seats_of(ctx.user_key)
+        if not seats:
+            return say(intro + f" You are not playing in `{gid}`.", private=True)
+        parts = say(intro + f" Game `{gid}`:", private=True)
+        prompts = [self.prompt_part({"game": gid, "seat": s}) for s in seats]
+        waiting = [p for p in prompts if p is not None]
+        parts += waiting if waiting else self.cmd_hand(ctx, gid)
+        return parts
+
+    # ------------------------------------------------------ outbox helpers
+    def turn_part(self, message: dict[str, Any]) -> Part:
+        """The one message a posted turn makes in the home chat: board, what happened, who's next."""
+        gid, version = message["game"], int(message["version"])
+        loaded = pipeline.load(self.store, gid)
+        snap = self.store.snapshot_at(gid, version)
+        state = loaded.game.load(json.loads(snap)) if snap else loaded.state
+        at = pipeline.Loaded(gid, loaded.meta, loaded.game, version, state, loaded.seats)
+        names = pipeline.display_names(self.store, at)
+        lines = []
+        for entry in self.store.events(gid, last=200):
+            if int(message.get("since", 0)) <= int(entry.get("v", 0)) <= version:
+                lines += [ev["text"] for ev in entry.get("events", []) if ev.get("seats") is None]
+        if len(lines) > 12:
+            lines = [f"… {len(lines) - 11} earlier lines (see `log`)", *lines[-11:]]
+        game = loaded.game
+        outcome = game.outcome(state)
+        result = json.loads(loaded.meta["result"]) if loaded.meta.get("result") and version == loaded.version else None
+        if outcome is not None or result:
+            reason = (result or {}).get("reason") or (outcome.reason if outcome else "")
+            lines.append(f"🏁 Game over. {reason}")
+        else:
+            waiting = sorted(game.to_move(state))
+            lines.append("Next: " + ", ".join(names[s] for s in waiting) + " — " + game.status(state, None))
+        png = safe_png(images.board_png, self.store, gid, version)
+        buttons: list[list[Button]] = []
+        if outcome is None and version == loaded.version and not result:
+            waiting = sorted(game.to_move(state))
+            if len(waiting) == 1 and loaded.seats.get(waiting[0]) != BOT:
+                seat = waiting[0]
+                public_moves = [
+                    game.notation(state, seat, a)
+                    for a in game.legal_actions(state, seat)
+                    if not game.private_action(state, seat, a)
+                ]
+                if public_moves:
+                    groups: dict[str, list[str]] = {}
+                    for t in public_moves:
+                        groups.setdefault(game.action_group(t), []).append(t)
+                    buttons = self._buttons(at, seat, public_moves, groups)
+        return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons)
+
+    def prompt_part(self, message: dict[str, Any]) -> Part | None:
+        """A private "your turn" note with the private moves (hands, secret picks), or None
+        when the game moved on and the prompt is out of date."""
+        gid, seat = message["game"], int(message["seat"])
+        loaded = pipeline.load(self.store, gid)
+        game, state = loaded.game, loaded.state
+        if seat not in game.to_move(state) or loaded.meta.get("status") != "active":
+            return None
+        actions = game.legal_actions(state, seat)
+        notations = [(game.notation(state, seat, a), game.private_action(state, seat, a)) for a in actions]
+        head = f"⏳ Your turn in {game.info.name} `{gid}`: {game.status(state, seat)}"
+        hand = private_text(game, state, seat) if game.info.hidden_information else ""
+        ctx = Context("", "", "", "", private=True)
+        moves = self._moves_reply(loaded, seat, notations, ctx)[0]
+        return Part(text="\n".join(x for x in (head, hand, moves.text) if x), private=True, buttons=moves.buttons)
+
+    def reminder_part(self, message: dict[str, Any]) -> Part | None:
+        gid = message["game"]
+        loaded = pipeline.load(self.store, gid)
+        if loaded.version != int(message.get("version", -1)):
+            return None
+        left = message.get("hours_left", 0)
+        return Part(
+            text=f"⏰ Reminder: {loaded.game.info.name} `{gid}` is waiting for your move"
+            + (f" ({left} h left)." if left else "."),
+            private=True,
+        )
+
+

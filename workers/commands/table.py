@@ -1,0 +1,96 @@
+"""Commands that set up and end a seat at the table: new, join, leave, begin, undo, resign."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import find_game
+from workers import lobby
+from workers.commands.base import CommandBase
+from workers.commands.context import Context
+from workers.commands.helpers import is_number, option_value
+from workers.replies import Reply, error, say
+
+
+class TableCommands(CommandBase):
+    """The lobby commands and the two that change a running game's seats or history."""
+
+    def cmd_new(self, ctx: Context, rest: str) -> Reply:
+        if not rest:
+            return error("Say which game: `new duellum` (see `games`).", "command/usage")
+        name, *args = rest.split()
+        options: dict[str, Any] = {}
+        hours = 48.0
+        for arg in args:
+            key, sep, value = arg.partition("=")
+            if not sep or not key or not value:
+                return error(
+                    f"Options are written `name=value` (e.g. `map=greece-persia`); `{arg}` is not.", "command/usage"
+                )
+            if key.lower() in ("hours", "turn_hours"):
+                try:
+                    hours = float(value)
+                except ValueError:
+                    return error(
+                        "`hours` takes a number of hours per turn, e.g. `hours=24` (0 = no limit).", "command/usage"
+                    )
+                if not 0 <= hours <= 24 * 30:
+                    return error("`hours` must be between 0 (no limit) and 720.", "command/usage")
+                continue
+            options[key.lower()] = option_value(value)
+        gid = lobby.create(
+            self.store,
+            name,
+            platform=ctx.platform,
+            chat=ctx.chat,
+            user=ctx.user_key,
+            name=ctx.name,
+            options=options,
+            turn_hours=hours,
+        )
+        game = find_game(name)
+        return say(
+            f"New {game.info.name} table `{gid}`. {ctx.name} is seated. Others: `join`. "
+            f"When everyone is in: `begin` (or `begin bots=1` to fill a seat with an automatic player)."
+        )
+
+    def cmd_join(self, ctx: Context, rest: str) -> Reply:
+        gid, _ = self._game_for(ctx, rest)
+        seats = lobby.join(self.store, gid, ctx.user_key, ctx.name)
+        return say(f"{ctx.name} joined `{gid}`. At the table: " + ", ".join(s.name for s in seats) + ".")
+
+    def cmd_leave(self, ctx: Context, rest: str) -> Reply:
+        gid, _ = self._game_for(ctx, rest)
+        seats = lobby.leave(self.store, gid, ctx.user_key)
+        left = ", ".join(s.name for s in seats) or "nobody"
+        return say(f"{ctx.name} left the table `{gid}`. Still seated: {left}.")
+
+    def cmd_begin(self, ctx: Context, rest: str) -> Reply:
+        gid, tail = self._game_for(ctx, rest)
+        bots, first, seed = 0, False, None
+        for arg in tail.split():
+            key, _, value = arg.partition("=")
+            key = key.lower()
+            if key == "bots" and is_number(value) and int(value) <= 8:
+                bots = int(value)
+            elif key == "order" and value.lower() in ("bots-first", "humans-first"):
+                first = value.lower() == "bots-first"
+            elif key == "seed" and is_number(value) and len(value) <= 18:
+                seed = int(value)
+            else:
+                return error(
+                    "`begin` takes `bots=N` (0–8), `order=bots-first` and `seed=N`, e.g. `begin bots=1`.",
+                    "command/usage",
+                )
+        res = lobby.begin(self.store, gid, ctx.user_key, bots=bots, bots_first=first, seed=seed, idem=f"begin:{gid}")
+        return self._result_reply(self._changed(gid, res))
+
+
+    def cmd_undo(self, ctx: Context, rest: str) -> Reply:
+        gid, _ = self._game_for(ctx, rest)
+        return self._result_reply(self._changed(gid, lobby.undo(self.store, gid, ctx.user_key, idem=ctx.idem)))
+
+    def cmd_resign(self, ctx: Context, rest: str) -> Reply:
+        gid, _ = self._game_for(ctx, rest)
+        return self._result_reply(self._changed(gid, lobby.resign(self.store, gid, ctx.user_key, idem=ctx.idem)))
+
