@@ -211,6 +211,27 @@ class Game(ABC, Generic[S, A]):
         """The heading a move is listed under in ``moves`` (default: its first word)."""
         return notation.split(" ", 1)[0]
 
+    def action_variant(self, state: S, seat: Seat, action: A) -> bool:
+        """True when ``action`` is a variant of another listed action that reaches the same
+        result another way (e.g. the same purchase paid with coins instead of chips).
+
+        Why: a player wants one line per destination, the cheapest form first; the command
+        layer lists variants only on request (``moves all``, a "pay differently" button), so
+        ``legal_actions`` stays complete while the short list stays short."""
+        return False
+
+    def action_cost(self, state: S, seat: Seat, action: A) -> str:
+        """What ``action`` will spend, in words (``"1 gold and 5 coins"``), or ``""`` when it
+        is free or the notation already says it. Shown beside the move in lists and buttons,
+        so nothing is spent that the player did not see before choosing."""
+        return ""
+
+    def status_lines(self, state: S, seat: Seat | None) -> list[str]:
+        """Extra lines for the ``status`` text as ``seat`` may see them (``None``: the table):
+        resources, scores, what each player holds in public. Never hidden information of
+        another seat. Default: nothing beyond whose turn it is."""
+        return []
+
     # ------------------------------------------------------ public template
     def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
         """Validate and carry out ``action`` for ``seat``; the input state is never changed.
