@@ -38,16 +38,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     options = _options(args.option)
     if args.map:
         options["map"] = args.map
-    images = Path(args.images) if args.images else _data_dir() / "images" / time.strftime("%Y%m%d-%H%M%S")
+    if args.resume and (args.game or options or args.seed is not None or args.players):
+        print(
+            "--resume continues a saved game as it was; leave out the game, --seed, --option and --players.",
+            file=sys.stderr,
+        )
+        return 2
     return play(
         args.game,
         seed=args.seed,
         options=options,
         human=args.human,
         players=args.players,
-        images=images,
+        images=Path(args.images) if args.images else None,
         data_dir=_data_dir(),
         hours=args.hours,
+        resume=args.resume,
     )
 
 
@@ -130,46 +136,128 @@ def _wait_for_signal() -> None:
         pass
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="agora", description="Play big board games asynchronously in chat.")
-    sub = p.add_subparsers(dest="command", required=True)
+_SERVE_ENV = """\
+environment variables:
+  REDIS_URL                 Redis for the store and Celery (unset: start the embedded Valkey server)
+  AGORA_DATA_DIR            embedded server data, local game images and logs (default ./agora-data)
+  TELEGRAM_TOKEN            the Telegram bot token (unset: no Telegram bot)
+  TELEGRAM_API_BASE         Bot API base URL (self-hosted Bot API servers, tests)
+  TELEGRAM_WEBHOOK_URL      use a webhook instead of long polling
+  TELEGRAM_WEBHOOK_LISTEN   host:port the webhook listens on (default 127.0.0.1:8443)
+  TELEGRAM_WEBHOOK_SECRET   the secret Telegram sends with each update (default: random)
+  TELEGRAM_CONSUMER         this bot process's name in the outbox consumer group (default telegram-1)
+  DISCORD_TOKEN             the Discord bot token
+  AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
+  AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
+  AGORA_LOG_LEVEL           logging level (default WARNING)
+  AGORA_PLUGINS             extra game modules to import (each calls engine.register)
+"""
 
-    play = sub.add_parser("play", help="play a local game in this terminal against automatic players")
-    play.add_argument("game", help="game id or alias (see `agora games`)")
-    play.add_argument("--seed", type=int, default=None, help="fix the deal and dice (replayable)")
-    play.add_argument("--map", default=None, help="map side, e.g. rome-carthage or greece-persia")
+_WORKER_ENV = """\
+environment variables:
+  REDIS_URL                 Redis for the store and Celery (unset: start the embedded Valkey server)
+  AGORA_DATA_DIR            embedded server data and worker logs (default ./agora-data)
+  AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
+  AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
+  AGORA_LOG_LEVEL           logging level (default WARNING)
+"""
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("agora")
+    except Exception:  # running from a source tree that was never installed
+        return "unknown"
+
+
+def parser() -> argparse.ArgumentParser:
+    """The whole command line; every subcommand and option carries a description."""
+    raw = argparse.RawDescriptionHelpFormatter
+    p = argparse.ArgumentParser(
+        prog="agora",
+        description="Agora: play big strategy board games asynchronously in chat, or locally in this terminal.",
+        epilog="Start with `agora play` (Antike Duellum against the automatic player) or `agora games`.",
+    )
+    p.add_argument("--version", action="version", version=f"agora {_version()}")
+    sub = p.add_subparsers(dest="command", metavar="<command>")
+
+    play = sub.add_parser(
+        "play",
+        help="play a local game in this terminal against automatic players",
+        description="Play a local game in this terminal through the same Redis + Celery pipeline as the chat "
+        "bots. Games are saved as you play; `quit` leaves and `--resume` continues.",
+    )
+    play.add_argument("game", nargs="?", default=None, help="game id or alias (default: duellum; see `agora games`)")
+    play.add_argument("--seed", type=int, default=None, help="fix the deal and dice, so the game can be replayed")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. --option map=greece-persia (repeatable; `agora games` lists them)",
+    )
+    play.add_argument("--map", default=None, help="shorthand for --option map=NAME")
     play.add_argument(
         "--human",
         default="1",
         choices=["1", "2", "both", "none"],
-        help="which seat you play (both: hot seat; none: watch two automatic players)",
+        help="which seat you play: 1 or 2; both for two people at one keyboard; none to watch automatic players",
     )
-    play.add_argument("--players", type=int, default=None, help="seats at the table (default: the minimum)")
-    play.add_argument("--option", action="append", default=[], help="game option name=value (repeatable)")
-    play.add_argument("--images", default=None, help="folder for board images (default under AGORA_DATA_DIR)")
-    play.add_argument("--hours", type=float, default=0, help="turn time limit in hours (0: none)")
+    play.add_argument("--players", type=int, default=None, help="seats at the table (default: the game's minimum)")
+    play.add_argument(
+        "--resume",
+        nargs="?",
+        const="latest",
+        default=None,
+        metavar="GAME_ID",
+        help="continue a saved local game (its id, e.g. g3; without one: the most recent)",
+    )
+    play.add_argument("--images", default=None, help="folder for board images (default: under AGORA_DATA_DIR)")
+    play.add_argument("--hours", type=float, default=0, help="turn time limit in hours (default 0: none)")
     play.set_defaults(func=cmd_play)
 
-    rep = sub.add_parser("replay", help="replay a record and print the final view and outcome")
-    rep.add_argument("game")
-    rep.add_argument("--seed", type=int, required=True)
-    rep.add_argument("--moves", required=True, help="file with one `seat: move` per line (seats from 1); - = stdin")
-    rep.add_argument("--players", type=int, default=None)
-    rep.add_argument("--map", default=None)
-    rep.add_argument("--option", action="append", default=[])
+    rep = sub.add_parser(
+        "replay",
+        help="replay a game record and print the final position and result",
+        description="Replay a record (one `seat: move` line per move, seats from 1) through the engine and "
+        "print the final position and result. Stops with the line number at the first illegal move.",
+    )
+    rep.add_argument("game", help="game id or alias")
+    rep.add_argument("--seed", type=int, required=True, help="the seed the game was played with")
+    rep.add_argument("--moves", required=True, help="file with one `seat: move` per line; - reads standard input")
+    rep.add_argument("--players", type=int, default=None, help="seats at the table (default: the game's minimum)")
+    rep.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (repeatable)")
+    rep.add_argument("--map", default=None, help="shorthand for --option map=NAME")
     rep.add_argument("--json", action="store_true", help="print the final view and outcome as JSON")
     rep.set_defaults(func=cmd_replay)
 
-    games = sub.add_parser("games", help="list the games")
+    games = sub.add_parser("games", help="list the games and their options", description="List the games and options.")
     games.set_defaults(func=cmd_games)
 
-    worker = sub.add_parser("worker", help="run a Celery worker (REDIS_URL; embedded server when unset)")
-    worker.add_argument("--concurrency", type=int, default=1)
-    worker.add_argument("--beat", action="store_true", help="also run the deadline sweeper (one per deployment)")
+    worker = sub.add_parser(
+        "worker",
+        help="run Celery workers (REDIS_URL; the embedded server when unset)",
+        description="Run Celery workers that validate moves and advance games; dead workers are restarted.",
+        epilog=_WORKER_ENV,
+        formatter_class=raw,
+    )
+    worker.add_argument("--concurrency", type=int, default=1, help="worker processes to run (default 1)")
+    worker.add_argument(
+        "--beat", action="store_true", help="also run the deadline sweeper (exactly one per deployment)"
+    )
     worker.set_defaults(func=cmd_worker)
 
-    serve = sub.add_parser("serve", help="run store, worker, beat and the chat bots on this machine")
-    serve.add_argument("--concurrency", type=int, default=1)
+    serve = sub.add_parser(
+        "serve",
+        help="run store, workers, sweeper and the chat bots on this machine",
+        description="Run everything on one machine: the store (embedded when REDIS_URL is unset), supervised "
+        "workers with the deadline sweeper, and the chat bots whose tokens are set.",
+        epilog=_SERVE_ENV,
+        formatter_class=raw,
+    )
+    serve.add_argument("--concurrency", type=int, default=1, help="worker processes to run (default 1)")
     serve.set_defaults(func=cmd_serve)
     return p
 
@@ -178,7 +266,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=os.environ.get("AGORA_LOG_LEVEL", "WARNING"), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    args = parser().parse_args(argv)
+    p = parser()
+    args = p.parse_args(argv)
+    if not getattr(args, "func", None):
+        p.print_help()
+        return 0
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

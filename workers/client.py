@@ -18,11 +18,11 @@ from typing import Any
 import celery.exceptions
 
 from engine import EngineError
-from workers import outbox
+from workers import outbox, pipeline
 from workers.celery_app import load_plugins
 from workers.commands import ALIASES, COMMANDS, Commands, Context
 from workers.outbox import Envelope
-from workers.pipeline import MoveResult
+from workers.pipeline import BOT, MoveResult
 from workers.replies import Button, Part, Reply, error
 from workers.store import Store
 
@@ -161,6 +161,57 @@ class Client:
         home = self.store.meta(gid).get("home", "")
         plat, _, chat = home.partition(":")
         return chat if plat == platform and chat else None
+
+    def game_summary(self, gid: str) -> dict[str, Any] | None:
+        """What a local front end needs to show or resume a game, or None when there is none.
+
+        Keys: ``game`` (id), ``title``, ``status``, ``version`` (moves so far), ``posted``
+        (the last version posted as a turn), ``home`` (``platform:chat``), ``users`` (seat ->
+        user key, automatic players omitted), ``seat_names`` (the game's names of the seats
+        once it began) and ``resumable`` (False when this Agora can no longer load the saved
+        state, e.g. it was saved by an older engine).
+        """
+        meta = self.store.meta(gid)
+        if not meta:
+            return None
+        seats = {s: u for s, u in self.store.seats(gid).items() if u != BOT}
+        resumable, names = True, []
+        if meta.get("status") in ("active", "over"):
+            try:
+                loaded = pipeline.load(self.store, gid)
+                names = loaded.game.seat_names(loaded.state)
+            except Exception:
+                resumable = False
+        return {
+            "game": meta.get("game", ""),
+            "title": meta.get("title", ""),
+            "status": meta.get("status", ""),
+            "version": int(meta.get("version", 0) or 0),
+            "posted": int(meta.get("posted_v", 0) or 0),
+            "home": meta.get("home", ""),
+            "users": seats,
+            "resumable": resumable,
+            "seat_names": names,
+        }
+
+    def user_game_ids(self, platform: str, user: str) -> list[str]:
+        """Every game id this user has a seat in, newest first."""
+        ids = self.store.user_games(f"{platform}:{user}")
+        return sorted(ids, key=lambda g: int(g[1:], 36) if g[1:].isalnum() else 0, reverse=True)
+
+    def awaited_moves(self, gid: str, platform: str, user: str) -> list[str]:
+        """The notations of the legal moves the game awaits from this user now (empty when it
+        awaits nobody of theirs), for a short "your turn" hint."""
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Exception:
+            return []
+        game, state = loaded.game, loaded.state
+        for seat in loaded.seats_of(f"{platform}:{user}"):
+            if seat in game.to_move(state):
+                return [game.notation(state, seat, a) for a in game.legal_actions(state, seat)
+                        if not game.action_variant(state, seat, a)]
+        return []
 
     # ------------------------------------------------- adapter bookkeeping
     def kv_get(self, namespace: str, key: str) -> str | None:

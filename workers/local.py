@@ -1,30 +1,46 @@
-"""Run the production pieces on one machine: a store, a Celery worker (with beat), by PID.
+"""Run the production pieces on one machine: a store, Celery workers and the beat scheduler,
+each a supervised child process stopped by its PID.
 
-Why: ``agora play`` and ``agora serve`` must use the same Redis + Celery path as production
-(no mock, no eager mode), yet start with one command. With ``REDIS_URL`` unset we start the
-embedded Valkey server; the worker runs as a child process that dies with us
-(``PR_SET_PDEATHSIG``) and is stopped by its PID on exit.
+Why: ``agora play``, ``agora worker`` and ``agora serve`` must use the same Redis + Celery
+path as production (no mock, no eager mode), yet start with one command and keep running
+unattended. With ``REDIS_URL`` unset we start the embedded Valkey server.
+
+Three rules keep children from going astray:
+
+- every child dies with us (``PR_SET_PDEATHSIG``) and runs in its own session, so a Ctrl-C in
+  the terminal reaches only us and we stop the children in order, by PID;
+- beat runs as its own child, not inside a worker (``celery worker -B``): a worker killed with
+  SIGKILL used to leave its beat process behind, and every orphan kept scheduling sweeps;
+- a supervisor thread notices a child that died (within a second), logs it and starts it
+  again, so a crashed worker never leaves players with "your move is queued" forever.
+
+The PIDs of everything started are kept in ``<data dir>/agora.pids`` while it runs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import logging
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import redis
 
 from workers.embedded import EmbeddedServer
 
 log = logging.getLogger(__name__)
+
+RESTART_PAUSE = 1.0  # seconds between a child's death and its restart (a crash loop stays slow)
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child
@@ -33,30 +49,131 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
 
 
 @dataclass
+class Child:
+    """One supervised process: how to start it, and the running process."""
+
+    name: str
+    cmd: list[str]
+    env: dict[str, str]
+    log_path: Path
+    proc: subprocess.Popen[bytes] | None = None
+    restarts: int = 0
+    _log: IO[bytes] | None = field(default=None, repr=False)
+
+    def start(self) -> None:
+        if self._log is None:
+            self._log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the child's life
+        self.proc = subprocess.Popen(
+            self.cmd,
+            env=self.env,
+            preexec_fn=_die_with_parent,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL if not os.environ.get("AGORA_DEBUG") else None,
+            stderr=self._log,
+        )
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def close(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+
+@dataclass
 class Services:
-    """What :func:`local_services` started: the Redis URL and the child processes."""
+    """What :func:`local_services` started: the Redis URL, the server and the children."""
 
     redis_url: str
     server: EmbeddedServer | None = None
-    children: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    children: list[Child] = field(default_factory=list)
+    stopping: threading.Event = field(default_factory=threading.Event)
+    pid_file: Path | None = None
+    _supervisor: threading.Thread | None = None
+
+    @property
+    def pids(self) -> list[int]:
+        """PIDs of every process started (server first), for tests and operators."""
+        out = [self.server.pid] if self.server is not None and self.server.pid else []
+        return out + [c.pid for c in self.children if c.pid]
+
+    def write_pids(self, path: Path | None) -> None:
+        """Record every started PID by role in ``path`` (JSON), so an operator or a test can
+        check that nothing outlives us; called again after each restart."""
+        if path is None:
+            return
+        roles = {"server": self.server.pid} if self.server is not None and self.server.pid else {}
+        roles.update({c.name: c.pid for c in self.children if c.pid})
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(roles, sort_keys=True))
+        tmp.replace(path)
+
+    def supervise(self, interval: float = 0.5) -> None:
+        """Start the supervisor thread (idempotent)."""
+        if self._supervisor is None:
+            self._supervisor = threading.Thread(
+                target=self._watch, args=(interval,), name="agora-supervisor", daemon=True
+            )
+            self._supervisor.start()
+
+    def _watch(self, interval: float) -> None:
+        while not self.stopping.wait(interval):
+            if self.server is not None and self.server.proc is not None and self.server.proc.poll() is not None:
+                log.warning(
+                    "the embedded server (pid %s) exited with code %s; starting it again",
+                    self.server.pid,
+                    self.server.proc.returncode,
+                )
+                with contextlib.suppress(Exception):
+                    self.server.start()
+                self.write_pids(self.pid_file)
+            for child in self.children:
+                if self.stopping.is_set():
+                    return
+                if child.proc is not None and child.proc.poll() is not None:
+                    code = child.proc.returncode
+                    log.warning("%s (pid %s) exited with code %s; starting it again", child.name, child.pid, code)
+                    if self.stopping.wait(RESTART_PAUSE):
+                        return
+                    child.restarts += 1
+                    child.start()
+                    log.warning("%s restarted as pid %s", child.name, child.pid)
+                    self.write_pids(self.pid_file)
 
     def stop(self) -> None:
-        """Stop the workers, then the server, each by PID (SIGTERM, then SIGKILL)."""
-        for proc in reversed(self.children):
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in reversed(self.children):
+        """Stop the supervisor, the children (newest first), then the server, each by PID."""
+        self.stopping.set()
+        if self._supervisor is not None:
+            self._supervisor.join(5)
+        for child in reversed(self.children):
+            if child.alive():
+                assert child.proc is not None
+                child.proc.terminate()
+        for child in reversed(self.children):
+            if child.proc is None:
+                continue
             try:
-                proc.wait(15)
+                child.proc.wait(15)
             except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+                child.proc.kill()
+                child.proc.wait(5)
+            child.close()
         if self.server is not None:
             self.server.stop()
+        if self.pid_file is not None:
+            self.pid_file.unlink(missing_ok=True)
 
 
 def worker_command(*, beat: bool, data_dir: Path, concurrency: int = 1, name: str = "agora") -> list[str]:
-    """The ``celery worker`` command line Agora uses (fast start, JSON only, solo or prefork)."""
+    """The ``celery worker`` command line Agora uses (fast start, JSON only, solo or prefork).
+
+    ``beat`` embeds the scheduler in the worker (``-B``); kept for benchmarks that run one
+    throw-away worker. :func:`local_services` runs beat as its own supervised child instead."""
     args = [
         sys.executable,
         "-m",
@@ -78,12 +195,29 @@ def worker_command(*, beat: bool, data_dir: Path, concurrency: int = 1, name: st
     return args
 
 
+def beat_command(data_dir: Path) -> list[str]:
+    """The ``celery beat`` command line: the deadline sweeper's clock, one per deployment."""
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "workers.celery_app",
+        "beat",
+        "-s",
+        str(data_dir / "celerybeat-schedule"),
+        "--pidfile=",
+        "-l",
+        os.environ.get("AGORA_LOG_LEVEL", "WARNING"),
+    ]
+
+
 @contextlib.contextmanager
 def local_services(data_dir: Path, *, workers: int = 1, beat: bool = True, persist: bool = True) -> Iterator[Services]:
-    """Start (if needed) the embedded server and a worker; stop them all on exit."""
+    """Start (if needed) the embedded server, ``workers`` workers and beat; stop them all on exit."""
     data_dir.mkdir(parents=True, exist_ok=True)
     url = os.environ.get("REDIS_URL", "").strip()
-    services = Services(url)
+    services = Services(url, pid_file=data_dir / "agora.pids")
     try:
         if not url:
             services.server = EmbeddedServer(data_dir / "valkey", persist=persist).start()
@@ -92,23 +226,21 @@ def local_services(data_dir: Path, *, workers: int = 1, beat: bool = True, persi
         root = str(Path(__file__).resolve().parent.parent)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         for i in range(max(1, workers)):
-            cmd = worker_command(beat=beat and i == 0, data_dir=data_dir, name=f"agora{i}")
-            services.children.append(
-                subprocess.Popen(
-                    cmd,
-                    env=env,
-                    preexec_fn=_die_with_parent,
-                    stdout=subprocess.DEVNULL if not os.environ.get("AGORA_DEBUG") else None,
-                    stderr=open(data_dir / f"worker{i}.log", "ab"),  # noqa: SIM115 - the child owns it
-                )
-            )
+            cmd = worker_command(beat=False, data_dir=data_dir, name=f"agora{i}")
+            services.children.append(Child(f"worker {i}", cmd, env, data_dir / f"worker{i}.log"))
+        if beat:
+            services.children.append(Child("beat", beat_command(data_dir), env, data_dir / "beat.log"))
+        for child in services.children:
+            child.start()
+        services.write_pids(services.pid_file)
         wait_for_worker(services.redis_url, services.children)
+        services.supervise()
         yield services
     finally:
         services.stop()
 
 
-def wait_for_worker(url: str, children: list[subprocess.Popen[bytes]], timeout: float = 30.0) -> None:
+def wait_for_worker(url: str, children: list[Child], timeout: float = 30.0) -> None:
     """Block until a worker answers a no-op task (so the first move is not a cold start)."""
     from workers.celery_app import app
     from workers.tasks import noop
@@ -119,8 +251,9 @@ def wait_for_worker(url: str, children: list[subprocess.Popen[bytes]], timeout: 
     deadline = time.monotonic() + timeout
     res = noop.delay(1)
     while time.monotonic() < deadline:
-        if any(c.poll() is not None for c in children):
-            raise RuntimeError("the Celery worker exited at start; see worker0.log in the data folder")
+        dead = [c for c in children if c.proc is not None and c.proc.poll() is not None]
+        if dead:
+            raise RuntimeError(f"the {dead[0].name} exited at start; see {dead[0].log_path.name} in the data folder")
         with contextlib.suppress(Exception):
             if res.get(timeout=0.5) == 1:
                 return

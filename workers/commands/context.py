@@ -32,6 +32,8 @@ class Context:
         name: display name.
         private: the command came from a private chat with the bot.
         idem: the platform's update/interaction id (idempotency key for moves).
+        buttons: the platform shows buttons (the terminal does not, so replies must not
+            tell its player to press one).
     """
 
     platform: str
@@ -40,6 +42,7 @@ class Context:
     name: str
     private: bool = False
     idem: str = ""
+    buttons: bool = True
 
     @property
     def user_key(self) -> str:

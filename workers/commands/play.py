@@ -61,7 +61,8 @@ class PlayCommands(CommandBase):
         for text, _ in notations:
             groups.setdefault(game.action_group(text), []).append(text)
         any_private = any(p for _, p in notations)
-        lines = [f"Your moves ({len(notations)}), type `move <move>` or press a button:"]
+        how = "type `move <move>` or press a button" if ctx.buttons else "type one (`move` in front is optional)"
+        lines = [f"Your moves ({len(notations)}), {how}:"]
         for group, items in groups.items():
             limit = len(items) if show_all else 6
             shown = ", ".join(f"`{t}`" for t in items[:limit])

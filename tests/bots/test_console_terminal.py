@@ -1,0 +1,148 @@
+"""The console as a player meets it: a real pseudo-terminal (pexpect), a real embedded server
+and worker started by ``agora play`` itself, and a check by PID that nothing outlives it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PROMPT = re.compile(r"duellum (g\w+) · (your turn|waiting|game over) > ")
+HINT = re.compile(r"Your turn: (?:\d+ moves; `moves` lists them, e.g\. )?`([^`]+)`")
+
+pytestmark = pytest.mark.slow
+
+
+def _spawn(args: list[str], data: Path) -> pexpect.spawn:
+    env = dict(os.environ, AGORA_DATA_DIR=str(data), PYTHONPATH=str(ROOT), TERM="xterm", AGORA_HISTORY=str(data / "h"))
+    env.pop("REDIS_URL", None)  # the quick-start path: the embedded server
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "bots.cli", "play", *args],
+        env=env,
+        cwd=str(data.parent),
+        encoding="utf-8",
+        timeout=90,
+        dimensions=(50, 200),
+    )
+
+
+def _pids(data: Path) -> dict[str, int]:
+    path = data / "agora.pids"
+    for _ in range(200):
+        if path.exists():
+            return dict(json.loads(path.read_text()))
+        time.sleep(0.05)
+    raise AssertionError("agora play did not record the PIDs it started")
+
+
+def _all_gone(pids: dict[str, int], timeout: float = 15.0) -> list[str]:
+    deadline = time.monotonic() + timeout
+    alive = list(pids)
+    while alive and time.monotonic() < deadline:
+        alive = [role for role in alive if _alive(pids[role])]
+        time.sleep(0.1)
+    return alive
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is gone for our purposes
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    except OSError:
+        return False
+
+
+def _prompt(child: pexpect.spawn) -> str:
+    child.expect(PROMPT)
+    return str(child.before)
+
+
+def test_console_play_refuse_interrupt_and_resume(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    child = _spawn(["duellum", "--seed", "7"], data)
+    try:
+        seen = _prompt(child)
+        pids = _pids(data)
+        assert {"server", "worker 0", "beat"} <= set(pids)
+        gid = PROMPT.search(str(child.after)).group(1)  # type: ignore[union-attr]
+        assert "You play the " in seen
+
+        # Play the suggested moves until my turn has ended and the opponent's whole turn is shown.
+        transcript = ""
+        for _ in range(8):
+            hint = HINT.findall(seen)
+            assert hint, seen[-800:]
+            move = hint[-1]
+            child.sendline(move)
+            seen = _prompt(child)
+            transcript += seen
+            assert "is not a legal move" not in seen, seen
+            if transcript.count("end their turn") >= 2:
+                break
+        assert re.search(r"(Romans|Carthaginians) (place their stone|move to)", transcript), transcript
+        assert "—" * 20 in transcript and transcript.count("end their turn") >= 2, transcript
+
+        # The same illegal move twice: refused twice, on screen.
+        refusals = 0
+        for _ in range(2):
+            child.sendline("rondel nowhere")
+            refusals += _prompt(child).count("`rondel nowhere`")
+        assert refusals == 2
+
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()
+        out = str(child.before)
+        assert child.exitstatus == 130, out
+        assert "Traceback" not in transcript + out
+        assert f"--resume {gid}" in out
+        assert _all_gone(pids) == []
+    finally:
+        child.close(force=True)
+
+    resumed = _spawn(["--resume", gid], data)
+    try:
+        seen = _prompt(resumed)
+        assert f"`{gid}`" in seen and "Continuing Antike Duellum" in seen, seen
+        pids = _pids(data)
+        resumed.sendline("status")
+        status = _prompt(resumed)
+        assert f"`{gid}` Antike Duellum" in status
+        resumed.sendline("quit")
+        resumed.expect(pexpect.EOF)
+        resumed.close()
+        assert resumed.exitstatus == 0
+        assert f"scripts/play --resume {gid}" in str(resumed.before)
+        assert _all_gone(pids) == []
+    finally:
+        resumed.close(force=True)
+
+
+def test_watch_game_ends_by_itself_with_one_image_per_turn(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    child = _spawn(["duellum", "--human", "none", "--seed", "3"], data)
+    try:
+        child.expect(pexpect.EOF, timeout=240)
+        child.close()
+        out = str(child.before)
+        assert child.exitstatus == 0, out[-2000:]
+        assert re.search(r"Game over: .* Winner: ", out), out[-1000:]
+        assert out.count("Board images are written to") == 1
+        images = sorted((data / "images").rglob("*.png"))
+        turns = re.findall(r"image: (g\w+-turn-(\d{3})-board\.png)", out)
+        assert images and len(images) == len({name for name, _ in turns})
+        assert all(re.fullmatch(r"g\w+-turn-\d{3}-board\.png", p.name) for p in images)
+        assert "Traceback" not in out
+    finally:
+        child.close(force=True)
