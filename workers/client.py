@@ -116,6 +116,8 @@ class Client:
                 return self.commands.reminder_part(m)
             if kind in ("private", "text"):
                 return Part(text=str(m.get("text", "")), private=kind == "private")
+            if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
+                return Part(text=str(m.get("text", "")))
         except Exception:
             log.exception("could not render outbox message %s", envelope.key)
             return None
@@ -125,12 +127,14 @@ class Client:
     def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
         """(chat id, private) for a message: the game's chat, or the user's private chat."""
         m = envelope.message
-        if m.get("type") == "turn":
+        if m.get("type") in ("turn", "notice"):
             return str(m["chat"]), False
         user = str(m.get("user", ""))
         dm = self.store.user(user).get("dm")
         if dm:
             return dm, True
+        if m.get("type") == "reminder" and m.get("chat"):
+            return str(m["chat"]), False  # no private chat: a mention in the game's chat
         return None
 
     def awaits(self, gid: str, platform: str, user: str) -> bool:
