@@ -141,6 +141,7 @@ def _remind(store: Store, loaded: pipeline.Loaded, seat: int, user: str, left: f
         "user": user,
         "seat": seat,
         "version": loaded.version,
+        "turn_v": loaded.meta.get("turn_v", ""),
         "chat": chat,
         "home": loaded.meta.get("home", ""),
         "seconds_left": None if left is None else round(left),

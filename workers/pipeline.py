@@ -357,6 +357,25 @@ def plan_after_step(
             if not loaded.automatic(seat):
                 outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
     else:
+        # The last one still to choose in a simultaneous step: everyone is waiting for them.
+        if len(before) > 1 and len(after) == 1 and after < before:
+            (last,) = after
+            user = loaded.seats.get(last, BOT)
+            if not loaded.automatic(last):
+                text = f"⏳ Everyone else has chosen in {game.info.name} `{gid}`: the table is waiting for you."
+                outgoing.append(
+                    Outgoing(
+                        user.split(":", 1)[0],
+                        {
+                            "type": "private",
+                            "game": gid,
+                            "user": user,
+                            "seat": last,
+                            "text": text,
+                            "key": f"{gid}:{nv}:waiting:{last}",
+                        },
+                    )
+                )
         # No board this time: a timeout or autopilot notice must still reach the table now.
         notes = [e.text for e in events if e.seats is None and e.kind in ("timeout", "autopilot")]
         if notes:
