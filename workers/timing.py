@@ -326,6 +326,7 @@ def seat_clock(meta: Mapping[str, str], seat: int, user: Mapping[str, str], now:
         deadline = base + bank_left(meta, seat)
         if meta.get("quiet_deadlines") == "1":
             deadline = out_of_quiet(user, deadline)
+            base = out_of_quiet(user, base)  # lead times count back from the moved deadline
     muted = meta.get(f"mute:{seat}") in ("game", meta.get("turn_v", "?"))
     times: list[tuple[str, float]] = []
     if not muted and base is not None:

@@ -63,7 +63,7 @@ def test_a_timeout_tells_the_table_and_the_player(store: Store, clock: list[floa
     assert act.kind == "timeout"
     for call in calls:
         tasks.timeout(*call)
-    version, log = assert_replays(store, gid)
+    _, log = assert_replays(store, gid)
     assert [(e["s"], e["src"]) for e in log] == [(1, "auto"), (0, "timeout")]
     last = store.events(gid, last=1)[0]["events"]
     public = [e["text"] for e in last if e.get("seats") is None]
