@@ -322,7 +322,7 @@ def substitute(store: Store, gid: str, by: str, seat: int, new_user: str, new_na
         if old == new_user:
             raise Rejected("sub/same", "That player already holds this seat.")
         label = loaded.game.seat_names(loaded.state)[seat]
-        old_name = name_of(store, loaded, seat)
+        old_name = store.names(gid).get(str(seat)) or label
         fields: dict[str, Any] = {f"{k}:{seat}": None for k in ("auto", "misses", "away_until", "ext", "mute")}
         game, state = loaded.game, loaded.state
         summary = (

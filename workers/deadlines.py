@@ -216,7 +216,8 @@ def rebuild_index(store: Store, now: float | None = None) -> int:
             continue
         try:
             loaded = pipeline.load(store, gid)
-        except Rejected:
+        except Exception:  # a game this process cannot load (a plug-in not installed here)
+            log.exception("could not load %s while rebuilding the deadline index", gid)
             continue
         movers = loaded.game.to_move(loaded.state)
         nxt = pipeline.index_time(store, gid, loaded.meta, loaded.seats, movers, now)
