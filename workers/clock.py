@@ -92,6 +92,7 @@ def update(store: Store, gid: str, decide: Callable[[Loaded, float], Change]) ->
 def _queue(pipe: Any, loaded: Loaded, change: Change, now: float) -> None:
     platform, chat = loaded.home
     stamp = f"{now:.3f}"
+    msg: dict[str, Any]
     for i, text in enumerate(change.notices):
         msg = {"type": "notice", "game": loaded.gid, "chat": chat, "text": text, "key": f"{loaded.gid}:n:{stamp}:{i}"}
         pipe.xadd(k_outbox(platform), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)

@@ -165,7 +165,7 @@ def _set_safety(store: Store, gid: str, version: int, at: float) -> None:
             return
 
 
-def _reindex(store: Store, gid: str, version: int, nxt: float | None, now: float) -> None:
+def _reindex(store: Store, gid: str, version: int, nxt: float | None, now: float, ahead: float = 1.0) -> None:
     """Move the index to the next due time, only if the game did not move meanwhile (a
     commit since then wrote its own). A time still due is pushed a second ahead, so a sweep
     loop cannot spin on an entry whose task has not run yet."""
@@ -178,7 +178,7 @@ def _reindex(store: Store, gid: str, version: int, nxt: float | None, now: float
             if nxt is None:
                 pipe.zrem(K_DEADLINES, gid)
             else:
-                pipe.zadd(K_DEADLINES, {gid: max(nxt, now + 1.0)})
+                pipe.zadd(K_DEADLINES, {gid: max(nxt, now + ahead) if ahead else nxt})
             pipe.execute()
         except redis.WatchError:
             return
@@ -221,9 +221,7 @@ def rebuild_index(store: Store, now: float | None = None) -> int:
             continue
         movers = loaded.game.to_move(loaded.state)
         nxt = pipeline.index_time(store, gid, loaded.meta, loaded.seats, movers, now)
-        if nxt is None:
-            store.r.zrem(K_DEADLINES, gid)
-        else:
-            store.r.zadd(K_DEADLINES, {gid: nxt})
-            count += 1
+        # Guarded like the sweep: a commit or clock change meanwhile wrote its own entry.
+        _reindex(store, gid, loaded.version, nxt, now, ahead=0.0)
+        count += nxt is not None
     return count
