@@ -24,6 +24,7 @@ from workers.timing import SAFETY
 
 log = logging.getLogger(__name__)
 REMIND_TTL = 30 * 86400
+TIMEOUT_RETRY = 30.0  # seconds before a submitted timeout is submitted again (a lost task)
 
 
 def due(store: Store, now: float, limit: int = 200) -> list[str]:
@@ -77,6 +78,7 @@ def process(
             run_auto(gid, seat, loaded.version)
         kind, acted = "auto", list(autos)
     paused = bool(meta.get("paused_at"))
+    timed_out: set[int] = set()
     for seat in movers:
         if seat in autos or paused:
             continue
@@ -94,6 +96,7 @@ def process(
                 continue
             submit_timeout(gid, seat, text, timeout_key(loaded.version, seat))
             kind, acted = ("timeout" if kind != "auto" else kind), [*acted, seat]
+            timed_out.add(seat)
             continue
         due_now = [key for key, at in clock.reminders if at <= now]
         if not due_now:
@@ -114,9 +117,15 @@ def process(
             if kind == "none":
                 kind = "remind"
             acted.append(seat)
-    nxt = pipeline.index_time(store, gid, meta, loaded.seats, frozenset(movers), now)
+    others = frozenset(s for s in movers if s not in timed_out)
+    nxt = pipeline.index_time(store, gid, meta, loaded.seats, others, now)
+    if timed_out:
+        # The timeout's commit writes the next entry; this one only re-tries a lost task. Not
+        # every sweep: a backlog of unapplied timeouts would be enqueued again each second.
+        nxt = min(nxt, now + TIMEOUT_RETRY) if nxt is not None else now + TIMEOUT_RETRY
     _reindex(store, gid, loaded.version, nxt, now)
     return SweepAction(gid, kind, tuple(acted))
+
 
 
 def timeout_key(version: int, seat: int) -> str:
