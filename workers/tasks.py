@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 import zlib
 from typing import Any
@@ -178,11 +179,17 @@ def _rebuild_on_start(**_: Any) -> None:
     if os.environ.get("AGORA_REBUILD_ON_START", "1") == "0":  # benchmarks that measure it apart
         log.warning("deadline index rebuilt: skipped (AGORA_REBUILD_ON_START=0)")
         return
-    try:
-        n = deadlines.rebuild_index(store())
-        log.warning("deadline index rebuilt: %d games scheduled", n)
-    except Exception:
-        log.exception("could not rebuild the deadline index; the sweep goes on with the stored one")
+
+    def rebuild() -> None:
+        try:
+            n = deadlines.rebuild_index(store())
+            log.warning("deadline index rebuilt: %d games scheduled", n)
+        except Exception:
+            log.exception("could not rebuild the deadline index; the sweep goes on with the stored one")
+
+    # In a thread: with many games a rebuild takes minutes, and sweeps of the stored index
+    # must go on meanwhile (each entry it rewrites is guarded by the game's record).
+    threading.Thread(target=rebuild, name="rebuild-deadlines", daemon=True).start()
 
 
 @app.task(name="agora.noop")
