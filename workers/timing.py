@@ -238,6 +238,21 @@ def quiet_end(user: Mapping[str, str], t: float) -> float | None:
     return None  # pragma: no cover - an end always comes within two days
 
 
+def quiet_start(user: Mapping[str, str], t: float) -> float | None:
+    """When the quiet hours ``t`` falls in began (UTC), or None when ``t`` is not quiet."""
+    if not in_quiet(user, t):
+        return None
+    win = _window(user.get("quiet"))
+    assert win is not None
+    tz = zone(user.get("tz"))
+    today = _wall(t, tz).date()
+    for offset in range(0, 3):
+        starts = [ts for ts in instants_at(today - timedelta(days=offset), win[0], tz) if ts <= t]
+        if starts:
+            return starts[0]
+    return None  # pragma: no cover - a start always comes within two days
+
+
 def out_of_quiet(user: Mapping[str, str], t: float) -> float:
     """``t``, or the end of the quiet hours it falls in."""
     end = quiet_end(user, t)
@@ -341,9 +356,16 @@ def seat_clock(meta: Mapping[str, str], seat: int, user: Mapping[str, str], now:
     for key, at in times:
         if away is not None and at < away:
             at = away
-        at = out_of_quiet(user, at)
-        if deadline is None or at < deadline:
-            moved.append((key, at))
+        later = out_of_quiet(user, at)
+        if deadline is not None and later >= deadline:
+            # Decision: a reminder that quiet hours would push past the deadline comes a minute
+            # before they begin instead (a last call before the night), if the turn had begun.
+            began = quiet_start(user, at)
+            early = began - 60 if began is not None else None
+            if early is not None and early > turn_at and (away is None or early >= away):
+                moved.append((key, early))
+            continue
+        moved.append((key, later))
     return SeatClock(seat, deadline, tuple(sorted(moved, key=lambda x: (x[1], x[0]))), away)
 
 

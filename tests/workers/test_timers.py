@@ -411,3 +411,49 @@ def test_sweep_takes_due_entries_in_batches_until_none_is_due(store: Store, cloc
     assert deadlines.sweep_due(store, clock[0] + H + 1, handle, limit=3) == 7
     assert sorted(seen) == sorted(gids) and len(reminders(store)) == 7
     assert deadlines.sweep_due(store, clock[0] + H + 2, handle, limit=3) == 0
+
+
+# ------------------------------------------------------------------ simultaneous steps
+def test_the_last_one_to_choose_hears_that_everyone_waits(store: Store, clock: list[float]) -> None:
+    gid = make_game(store, "sim", turn_hours=24)
+    deadline = store.meta(gid)["deadline_at"]
+    assert pipeline.submit(store, gid, text="pick 2", idem="b", user=B).ok
+    assert store.meta(gid)["deadline_at"] == deadline  # one deadline for the whole step
+    pings = [m for m in outbox_messages(store) if m["type"] == "private" and m["user"] == A]
+    assert len(pings) == 1 and "the table is waiting for you" in pings[0]["text"]
+
+
+# ------------------------------------------------------------------ wall clocks
+@pytest.mark.parametrize(
+    ("zone", "quiet", "start", "end"),
+    [
+        # Athens, spring forward on 28 March 2027: deadline 02:00 EET -> 08:00 EEST (05:00 UTC)
+        ("Europe/Athens", "23:00-08:00", (2027, 3, 27, 16), (2027, 3, 28, 5)),
+        # Athens, fall back on 31 October 2027: deadline 02:00 EEST -> 08:00 EET (06:00 UTC)
+        ("Europe/Athens", "23:00-08:00", (2027, 10, 30, 15), (2027, 10, 31, 6)),
+        # New York, spring forward on 14 March 2027: deadline 01:00 EST -> 07:00 EDT (11:00 UTC)
+        ("America/New_York", "22:00-07:00", (2027, 3, 13, 22), (2027, 3, 14, 11)),
+        # New York, fall back on 7 November 2027: deadline 01:30 EDT -> 07:00 EST (12:00 UTC)
+        ("America/New_York", "22:00-07:00", (2027, 11, 6, 21, 30), (2027, 11, 7, 12)),
+        # Kolkata (+05:30): deadline 05:30 IST -> 07:30 IST (02:00 UTC)
+        ("Asia/Kolkata", "23:00-07:30", (2027, 1, 15, 16), (2027, 1, 16, 2)),
+    ],
+)
+def test_a_deadline_in_quiet_hours_waits_for_the_players_morning(
+    store: Store, clock: list[float], cmds: Commands, zone: str, quiet: str, start: tuple[int, ...], end: tuple[int, ...]
+) -> None:
+    from datetime import UTC, datetime
+
+    clock[0] = datetime(*start, tzinfo=UTC).timestamp()  # type: ignore[misc]
+    morning = datetime(*end, tzinfo=UTC).timestamp()  # type: ignore[misc]
+    assert say(cmds, A, f"settings tz={zone} quiet={quiet}")[0]
+    gid = make_game(store, turn_hours=8, chat=f"q{zone}")
+    store.r.hset(k_meta(gid), "quiet_deadlines", "1")
+    assert store.r.hset is not None and deadlines.rebuild_index(store, clock[0]) >= 1
+    assert store.r.zscore(K_DEADLINES, gid) <= morning
+    sweep = Sweeper(store)
+    sweep(clock[0] + 8 * H + 1)  # the table's deadline passed, in the middle of alice's night
+    sweep(morning - 1)
+    assert record(store, gid)[0] == 1 and reminders(store, 0) == [(gid, "half")]
+    sweep(morning + 1)
+    assert assert_replays(store, gid)[1][-1]["src"] == "timeout"
