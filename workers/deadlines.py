@@ -127,7 +127,6 @@ def process(
     return SweepAction(gid, kind, tuple(acted))
 
 
-
 def timeout_key(version: int, seat: int) -> str:
     """The idempotency key of a timeout: it names the version whose deadline was missed."""
     return f"timeout:{version}:{seat}"

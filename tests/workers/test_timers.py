@@ -440,7 +440,13 @@ def test_the_last_one_to_choose_hears_that_everyone_waits(store: Store, clock: l
     ],
 )
 def test_a_deadline_in_quiet_hours_waits_for_the_players_morning(
-    store: Store, clock: list[float], cmds: Commands, zone: str, quiet: str, start: tuple[int, ...], end: tuple[int, ...]
+    store: Store,
+    clock: list[float],
+    cmds: Commands,
+    zone: str,
+    quiet: str,
+    start: tuple[int, ...],
+    end: tuple[int, ...],
 ) -> None:
     from datetime import UTC, datetime
 

@@ -60,9 +60,7 @@ def test_reminders_and_timeouts_once_across_restarts_with_two_sweepers(
     assert [e["s"] for e in timeouts] == [0, 1, 0, 1], [(e["s"], e["src"]) for e in log]
     assert {e["src"] for e in log[4:]} == {"auto"}
     assert len({e["k"] for e in log}) == len(log)
-    sent = Counter(
-        (m["turn_v"], m["seat"], m["lead"]) for m in outbox_messages(store) if m["type"] == "reminder"
-    )
+    sent = Counter((m["turn_v"], m["seat"], m["lead"]) for m in outbox_messages(store) if m["type"] == "reminder")
     assert all(n == 1 for n in sent.values()), sent  # no duplicates
     missed = {(str(int(e["k"].split(":")[1])), e["s"]) for e in timeouts}
     assert {(v, s) for v, s, _ in sent} == missed  # reminders only on the human turns
