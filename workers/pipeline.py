@@ -421,7 +421,9 @@ def clock_meta(
     autos = {s for s in after if loaded.automatic(s)}
     humans = after - autos
     meta: dict[str, Any] = {"remind_at": None, "safety_at": f"{now + SAFETY:.3f}" if autos else None}
-    still = humans <= before and bool(loaded.meta.get("turn_at"))
+    # The same step goes on while nobody new is awaited (a simultaneous pick made by another
+    # seat, or the next part of the same player's turn); a new round starts a fresh clock.
+    still = after <= before and bool(loaded.meta.get("turn_at"))
     if not humans:
         meta.update({"deadline_at": None, "turn_at": None})
         return meta
