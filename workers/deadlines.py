@@ -192,16 +192,33 @@ def _reindex(store: Store, gid: str, version: int, nxt: float | None, now: float
             return
 
 
+# Take up to ARGV[2] entries due by ARGV[1] and move them to ARGV[3] (a lease) in one step,
+# so concurrent sweepers split the due entries instead of all working through the same ones.
+_CLAIM_LUA = """
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
+return ids
+"""
+LEASE = 30.0  # seconds: a claimed entry whose sweeper died is taken again after this
+
+
+def claim(store: Store, now: float, limit: int = 200, lease: float = LEASE) -> list[str]:
+    """Due game ids, each leased to this sweeper until ``now + lease`` (processing it writes
+    the game's real next time; a crashed sweeper's entries come back after the lease)."""
+    ids = store.r.eval(_CLAIM_LUA, 1, K_DEADLINES, repr(now), str(limit), repr(now + lease))
+    return [g.decode() if isinstance(g, bytes) else str(g) for g in ids]
+
+
 def sweep_due(store: Store, now: float, handle: Callable[[str], object], *, limit: int = 200) -> int:
-    """One sweep: take due entries ``limit`` at a time until none is due, so its cost grows
-    with what is due, not with the number of games. An entry handled in this sweep but still
-    due (its game moved meanwhile) waits for the next sweep instead of looping."""
+    """One sweep: claim due entries ``limit`` at a time until none is due, so its cost grows
+    with what is due, not with the number of games, and two sweepers share the work. An entry
+    handled in this sweep and due again at once waits for the next sweep instead of looping."""
     seen: set[str] = set()
     while True:
-        batch = [g for g in due(store, now, limit + len(seen)) if g not in seen]
+        batch = [g for g in claim(store, now, limit) if g not in seen]
         if not batch:
             return len(seen)
-        for gid in batch[:limit]:
+        for gid in batch:
             seen.add(gid)
             handle(gid)
 
