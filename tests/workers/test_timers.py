@@ -463,3 +463,39 @@ def test_a_deadline_in_quiet_hours_waits_for_the_players_morning(
     assert record(store, gid)[0] == 1 and reminders(store, 0) == [(gid, "half")]
     sweep(morning + 1)
     assert assert_replays(store, gid)[1][-1]["src"] == "timeout"
+
+
+def test_concurrent_sweepers_apply_a_timeout_once(store: Store, clock: list[float]) -> None:
+    """Eight sweepers race on the same due game, then every timeout task they submitted runs at
+    once: ``on_timeout`` is applied exactly once, and the sweepers split the claimed entries."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    gids = [make_game(store, turn_hours=1, chat=f"cc{i}") for i in range(4)]
+    clock[0] += H + 1
+    submitted: list[tuple[str, int, str, str]] = []
+    handled: list[str] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(8)
+
+    def sweeper() -> None:
+        def handle(gid: str) -> None:
+            with lock:
+                handled.append(gid)
+            deadlines.process(
+                store, gid, clock[0], run_auto=lambda *a: None, submit_timeout=lambda *a: submitted.append(a)
+            )
+
+        barrier.wait(timeout=10)
+        deadlines.sweep_due(store, clock[0], handle, limit=1)
+
+    with ThreadPoolExecutor(8) as pool:
+        for f in [pool.submit(sweeper) for _ in range(8)]:
+            f.result(timeout=60)
+    assert sorted(handled) == sorted(gids)  # each due entry claimed by one sweeper only
+    with ThreadPoolExecutor(8) as pool:
+        for f in [pool.submit(tasks.timeout.run, *call) for call in submitted * 3]:
+            f.result(timeout=60)
+    for gid in gids:
+        _, log = assert_replays(store, gid)
+        assert [(e["s"], e["src"]) for e in log] == [(0, "timeout")]
