@@ -361,7 +361,10 @@ def plan_after_step(
         if len(before) > 1 and len(after) == 1 and after < before:
             (last,) = after
             user = loaded.seats.get(last, BOT)
-            if not loaded.automatic(last):
+            # Decision: only when other people are at the table; against automatic players
+            # alone, who always choose at once, it would come every round.
+            people = [s for s in loaded.seats if s != last and not loaded.automatic(s)]
+            if not loaded.automatic(last) and people:
                 text = f"⏳ Everyone else has chosen in {game.info.name} `{gid}`: the table is waiting for you."
                 outgoing.append(
                     Outgoing(

@@ -499,3 +499,9 @@ def test_concurrent_sweepers_apply_a_timeout_once(store: Store, clock: list[floa
     for gid in gids:
         _, log = assert_replays(store, gid)
         assert [(e["s"], e["src"]) for e in log] == [(0, "timeout")]
+
+
+def test_no_waiting_ping_against_automatic_players_alone(store: Store, clock: list[float]) -> None:
+    gid = make_game(store, "sim", users=(A,), bots=1, turn_hours=24)
+    assert pipeline.submit(store, gid, text="pick 2", idem="bot", seat=1, source="auto").ok
+    assert not [m for m in outbox_messages(store) if m["type"] == "private" and "waiting for you" in m["text"]]
