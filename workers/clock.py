@@ -322,6 +322,9 @@ def substitute(store: Store, gid: str, by: str, seat: int, new_user: str, new_na
         old = loaded.seats[seat]
         if old == new_user:
             raise Rejected("sub/same", "That player already holds this seat.")
+        if new_user in loaded.seats.values():
+            # Decision: one seat per person; two seats would let one player see two hands.
+            raise Rejected("sub/already", f"{new_name} already plays in this game; choose someone else.")
         label = loaded.game.seat_names(loaded.state)[seat]
         old_name = store.names(gid).get(str(seat)) or label
         fields: dict[str, Any] = {f"{k}:{seat}": None for k in ("auto", "misses", "away_until", "ext", "mute")}

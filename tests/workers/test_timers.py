@@ -330,6 +330,8 @@ def test_substitute_takes_the_seat(store: Store, clock: list[float], cmds: Comma
     assert not ok and "Only the player who opened this table" in text
     ok, text = say(cmds, A, "sub 9 @carol")
     assert not ok and "no seat" in text.lower()
+    ok, text = say(cmds, A, "sub 2 @alice")
+    assert not ok and "already plays in this game" in text
     assert game_image(store) == before
     ok, text = say(cmds, A, "sub 2 @Carol")
     assert ok and "carol now plays" in text, text
