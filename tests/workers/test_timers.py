@@ -316,6 +316,7 @@ def test_autopilot_plays_a_whole_seven_wonders_game(store: Store, clock: list[fl
     assert store.meta(gid)["status"] == "over"
     _, log = assert_replays(store, gid)
     assert {e["src"] for e in log} == {"auto"}
+    assert any(e["t"].startswith("pay") for e in log)  # a decision one player makes alone
 
 
 # ------------------------------------------------------------------ substitute
