@@ -160,14 +160,15 @@ def submit(
             return MoveResult(False, "pipeline/moved_on", "The game moved on; nothing was done.", loaded.version)
         acting = _acting_seat(loaded, user, seat)
         if isinstance(acting, MoveResult):
-            return acting
+            return _earlier_answer(store, gid, idem) or acting
         game, state = loaded.game, loaded.state
         try:
             action = game.parse(state, acting, text)
             notation = game.notation(state, acting, action)
             step = game.apply(state, acting, action)
         except EngineError as exc:
-            return MoveResult(False, exc.code, exc.user_message, loaded.version, acting)
+            refusal = MoveResult(False, exc.code, exc.user_message, loaded.version, acting)
+            return _earlier_answer(store, gid, idem) or refusal
         if before_commit:
             before_commit()
         result = _commit_step(store, loaded, acting, notation, step, idem, source)
@@ -177,6 +178,23 @@ def submit(
             after_commit(loaded, result)
         return result
     return MoveResult(False, "store/busy", "The game is very busy right now; please send your move again.")
+
+
+def _earlier_answer(store: Store, gid: str, idem: str) -> MoveResult | None:
+    """The stored answer of a copy of this request that committed while this one was loading.
+
+    Why: two copies of one request (a client retry, a double tap) can arrive together; the
+    first passes the early key check and commits, the second passes it too, then loads the
+    state the first produced and finds its move illegal or out of turn. Telling the player
+    "refused" for a move that was applied is wrong, so a refusal re-checks the key first."""
+    if not idem:
+        return None
+    prev = store.idem_result(gid, idem)
+    if prev is None:
+        return None
+    res = MoveResult.from_json(prev)
+    res.duplicate = True
+    return res
 
 
 def _deadline_passed(loaded: Loaded, now: float) -> bool:
