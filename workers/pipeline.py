@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import AnyGame, EngineError, Event, find_game
+from workers import metrics
+from workers.logs import log_context
 from workers.store import IMAGE_TTL, Outgoing, Store
 
 log = logging.getLogger(__name__)
@@ -120,7 +123,20 @@ def display_names(store: Store, loaded: Loaded) -> list[str]:
     return out
 
 
-def submit(
+def submit(store: Store, gid: str, **kwargs: Any) -> MoveResult:
+    """Apply one move given as chat text, exactly once (see :func:`_submit` for the arguments).
+
+    Every line logged while it runs names the game and the seat; the answer is counted in the
+    process's metrics by result code."""
+    started = time.perf_counter()
+    with log_context(game=gid, seat=kwargs.get("seat")):
+        result = _submit(store, gid, **kwargs)
+    code = "duplicate" if result.duplicate else result.code
+    metrics.observe_move(code, str(kwargs.get("source", "player")), time.perf_counter() - started)
+    return result
+
+
+def _submit(
     store: Store,
     gid: str,
     *,
