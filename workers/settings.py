@@ -19,11 +19,11 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token", "redis_url")
+SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token", "redis_url", "redis_password")
 
 
 class SettingsError(ValueError):
@@ -37,6 +37,9 @@ class Settings(BaseModel):
 
     redis_url: SecretStr = Field(
         SecretStr(""), description="Redis/Valkey URL of the store and broker; empty starts the embedded server"
+    )
+    redis_password: SecretStr = Field(
+        SecretStr(""), description="password added to REDIS_URL when the URL has none (deploy files use a secret)"
     )
     telegram_token: SecretStr = Field(SecretStr(""), description="Telegram bot token from @BotFather")
     telegram_api_base: str = Field("", description="another Bot API server (tests, a local Bot API server)")
@@ -102,6 +105,19 @@ class Settings(BaseModel):
         """The plain value of a secret field (only where it is used, never for printing)."""
         value = getattr(self, name)
         return value.get_secret_value().strip() if isinstance(value, SecretStr) else str(value)
+
+    def store_url(self) -> str:
+        """``REDIS_URL`` with ``REDIS_PASSWORD`` put in when the URL carries no password of its
+        own; empty means "start the embedded server"."""
+        url = self.secret("redis_url")
+        password = self.secret("redis_password")
+        if not url or not password:
+            return url
+        parts = urlsplit(url)
+        if parts.password is not None:
+            return url
+        netloc = f"{quote(parts.username or '', safe='')}:{quote(password, safe='')}@{parts.netloc.rpartition('@')[2]}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
     def public(self) -> dict[str, str]:
         """Every setting as the variable name and a printable value: secrets masked, and the

@@ -24,6 +24,7 @@ import logging
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bots.telegram.sender import PLATFORM, Sender
+from workers import metrics
 from workers.client import Client, Envelope, Part
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,7 @@ class Delivery:
         await self._record_sent(env)
         await self.sender.io(self.client.ack, PLATFORM, env)
         self.delivered += 1
+        metrics.OUTBOX_SENT.labels(PLATFORM).inc()
         return True
 
     async def _record_sent(self, env: Envelope, *, patience: float = 30.0) -> None:
