@@ -21,6 +21,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = "tests.support.toy"
 
+# The end-to-end tests play whole games at machine speed, far beyond any person's pace; the
+# command rate limits are tested on their own (tests/ops/test_ratelimit.py turns them on).
+os.environ.setdefault("AGORA_RATE_USER", "off")
+os.environ.setdefault("AGORA_RATE_CHAT", "off")
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

@@ -18,7 +18,7 @@ from typing import Any
 import celery.exceptions
 
 from engine import EngineError
-from workers import outbox, pipeline
+from workers import outbox, pipeline, ratelimit, settings
 from workers.celery_app import load_plugins
 from workers.commands import ALIASES, COMMANDS, Commands, Context
 from workers.outbox import Envelope
@@ -47,15 +47,32 @@ class Client:
         self.store = Store.from_url(redis_url)
         self.move_timeout = move_timeout
         self.commands = Commands(self.store, self._submit_move, self._kick)
+        cfg = settings.load()
+        self.limiter = ratelimit.CommandLimiter(redis_url, user=cfg.agora_rate_user, chat=cfg.agora_rate_chat)
 
     # ------------------------------------------------------------ commands
     def command(self, ctx: Context, text: str) -> Reply:
         """Run one typed command (``/move rondel templum`` or ``move ...``)."""
-        return self.commands.handle(ctx, text)
+        refused = self._limited(ctx)
+        return refused if refused is not None else self.commands.handle(ctx, text)
 
     def press(self, ctx: Context, token: str) -> Reply:
         """Run a pressed button (its token)."""
-        return self.commands.press(ctx, token)
+        refused = self._limited(ctx)
+        return refused if refused is not None else self.commands.press(ctx, token)
+
+    def _limited(self, ctx: Context) -> Reply | None:
+        """None when the command may run; else the "slow down" reply.
+
+        Decision: a flood gets one answer per window, not one per message (later commands in
+        the same window get an empty reply), so the refusal cannot itself flood the chat."""
+        verdict = self.limiter.check(ctx.platform, ctx.chat, ctx.user)
+        if verdict.allowed:
+            return None
+        scope_id = ctx.user_key if verdict.scope == "user" else f"{ctx.platform}:{ctx.chat}"
+        if not self.kv_set("rate-warned", scope_id, "1", ttl=verdict.retry_after, only_new=True):
+            return []
+        return error(ratelimit.slow_down_text(verdict), "rate/limited")
 
     def connect(self, ctx: Context, payload: str) -> Reply:
         """A user opened the private chat through a deep link (``payload`` names a game):

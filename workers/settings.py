@@ -65,6 +65,21 @@ class Settings(BaseModel):
         300, ge=1, description="seconds before the broker redelivers an unacknowledged task"
     )
     agora_plugins: str = Field("", description="extra game modules to import (comma-separated)")
+    agora_rate_user: str = Field(
+        "20/10 seconds;120/minute", description="command limits per user (`;`-separated, or `off`)"
+    )
+    agora_rate_chat: str = Field("300/minute", description="command limits per chat (`;`-separated, or `off`)")
+
+    @field_validator("agora_rate_user", "agora_rate_chat")
+    @classmethod
+    def _rates(cls, value: str) -> str:
+        from workers.ratelimit import parse
+
+        try:
+            parse(value)
+        except ValueError:
+            raise ValueError("must be limits like `20/10 seconds;120/minute`, or `off`") from None
+        return value
 
     @field_validator("agora_log_level", mode="before")
     @classmethod
