@@ -25,6 +25,7 @@ import logging
 import os
 import secrets
 import signal
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
@@ -96,7 +97,8 @@ def build_application(client: Client, token: str, api_base: str | None = None) -
     pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="agora-telegram")
     sender = Sender(app.bot, client, pool)
     handlers = Handlers(client, sender)
-    consumer = os.environ.get("TELEGRAM_CONSUMER", "").strip() or "telegram-1"
+    # Unique per host without configuration; TELEGRAM_CONSUMER pins it (a StatefulSet's pod name).
+    consumer = os.environ.get("TELEGRAM_CONSUMER", "").strip() or f"telegram-{socket.gethostname()}"
     app.bot_data[_KEY] = Agora(client, sender, handlers, Delivery(client, sender, consumer=consumer), pool)
     app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, handlers.on_message))
     app.add_handler(CallbackQueryHandler(handlers.on_callback))
