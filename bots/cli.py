@@ -88,9 +88,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def _metrics(redis_url: str) -> None:
     """This process's /metrics, /healthz and /readyz, when AGORA_METRICS_PORT is set."""
-    from workers import metrics
-
-    metrics.start_from_settings(redis_url)
+    agora.start_metrics(redis_url)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -183,9 +181,7 @@ environment variables:
 
 def cmd_config(args: argparse.Namespace) -> int:
     """Print the effective configuration (secrets masked) after validating it."""
-    from workers import settings
-
-    cfg = settings.load()
+    cfg = agora.load_settings()
     width = max(len(k) for k in cfg.public())
     print("Configuration is valid. Effective settings (secrets hidden):")
     for key, value in cfg.public().items():
@@ -303,11 +299,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from workers import logs, settings
-
     try:
-        logs.setup(settings.load())
-    except settings.SettingsError as exc:
+        agora.setup_logging(agora.load_settings())
+    except agora.SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
     p = parser()

@@ -25,6 +25,10 @@ PLUGINS = "tests.support.toy"
 # command rate limits are tested on their own (tests/ops/test_ratelimit.py turns them on).
 os.environ.setdefault("AGORA_RATE_USER", "off")
 os.environ.setdefault("AGORA_RATE_CHAT", "off")
+# Telegram's real flood limits (20 messages a minute per group) would make a whole game in the
+# fake group take an hour; the adapter's pacing is tested with its own small limits.
+os.environ.setdefault("TELEGRAM_GROUP_RATE", "100000/60")
+os.environ.setdefault("TELEGRAM_OVERALL_RATE", "100000/1")
 
 
 @pytest.fixture(scope="session")

@@ -332,3 +332,41 @@ def local_services(data_dir: Any, **kwargs: Any) -> Any:
     from workers.local import local_services as _local
 
     return _local(data_dir, **kwargs)
+
+
+# ---------------------------------------------------------------- process set-up for adapters
+# Adapters reach the rest of ``workers`` only through this module (the import-layer rule);
+# these are the pieces of process set-up they need: settings, logging, metrics.
+Settings = settings.Settings
+SettingsError = settings.SettingsError
+
+
+def load_settings() -> settings.Settings:
+    """The validated settings (raises :class:`SettingsError` naming every wrong variable)."""
+    return settings.load()
+
+
+def require_settings(cfg: settings.Settings, *variables: str, why: str) -> None:
+    """Raise :class:`SettingsError` when a variable the command needs is not set."""
+    settings.require(cfg, *variables, why=why)
+
+
+def setup_logging(cfg: settings.Settings) -> None:
+    """Text or JSON logs with game context and secrets scrubbed (see :mod:`workers.logs`)."""
+    from workers import logs
+
+    logs.setup(cfg)
+
+
+def start_metrics(redis_url: str, *, offset: int = 0) -> Any:
+    """This process's /metrics, /healthz and /readyz when ``AGORA_METRICS_PORT`` is set."""
+    from workers import metrics
+
+    return metrics.start_from_settings(redis_url, offset=offset)
+
+
+def count_delivered(platform: str) -> None:
+    """One outbox message delivered on ``platform`` (a metric)."""
+    from workers import metrics
+
+    metrics.OUTBOX_SENT.labels(platform).inc()

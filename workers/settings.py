@@ -47,6 +47,12 @@ class Settings(BaseModel):
     telegram_webhook_listen: str = Field("127.0.0.1:8443", description="host:port the webhook server listens on")
     telegram_webhook_secret: SecretStr = Field(SecretStr(""), description="secret token Telegram sends with updates")
     telegram_consumer: str = Field("", description="outbox consumer name of this bot process (stable, unique)")
+    telegram_overall_rate: str = Field(
+        "30/1", description="messages the bot sends at most, as count/seconds (Telegram's limit: 30/1)"
+    )
+    telegram_group_rate: str = Field(
+        "20/60", description="messages to one group at most, as count/seconds (Telegram's limit: 20/60)"
+    )
     discord_token: SecretStr = Field(SecretStr(""), description="Discord bot token")
     discord_api_base: str = Field("", description="another Discord REST base (tests)")
     discord_gateway_url: str = Field("", description="another Discord gateway URL (tests)")
@@ -98,6 +104,23 @@ class Settings(BaseModel):
         if v != "auto" and not (v.isdigit() and int(v) >= 1):
             raise ValueError("must be `auto` or a whole number of shards, at least 1")
         return v
+
+    @field_validator("telegram_overall_rate", "telegram_group_rate")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        count, _, seconds = value.strip().partition("/")
+        try:
+            ok = float(count) > 0 and float(seconds) > 0
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError("must be count/seconds, e.g. 20/60")
+        return value.strip()
+
+    def rate(self, name: str) -> tuple[float, float]:
+        """(count, seconds) of a ``count/seconds`` setting."""
+        count, _, seconds = str(getattr(self, name)).partition("/")
+        return float(count), float(seconds)
 
     @field_validator("telegram_webhook_listen")
     @classmethod

@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import sys
 
-from workers import logs, metrics, settings
+from workers import client as agora
 
 
 def main() -> int:
     try:
-        cfg = settings.load()
-        logs.setup(cfg)
-        settings.require(cfg, "TELEGRAM_TOKEN", why="the Telegram bot needs its token from @BotFather")
-        settings.require(cfg, "REDIS_URL", why="the bot needs the store the workers use")
-    except settings.SettingsError as exc:
+        cfg = agora.load_settings()
+        agora.setup_logging(cfg)
+        agora.require_settings(cfg, "TELEGRAM_TOKEN", why="the Telegram bot needs its token from @BotFather")
+        agora.require_settings(cfg, "REDIS_URL", why="the bot needs the store the workers use")
+    except agora.SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
     from bots.telegram.app import run
 
-    metrics.start_from_settings(cfg.store_url())
+    agora.start_metrics(cfg.store_url())
     run(
         cfg.store_url(),
         cfg.secret("telegram_token"),

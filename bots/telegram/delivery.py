@@ -24,8 +24,7 @@ import logging
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bots.telegram.sender import PLATFORM, Sender
-from workers import metrics
-from workers.client import Client, Envelope, Part
+from workers.client import Client, Envelope, Part, count_delivered
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +105,7 @@ class Delivery:
         await self._record_sent(env)
         await self.sender.io(self.client.ack, PLATFORM, env)
         self.delivered += 1
-        metrics.OUTBOX_SENT.labels(PLATFORM).inc()
+        count_delivered(PLATFORM)
         return True
 
     async def _record_sent(self, env: Envelope, *, patience: float = 30.0) -> None:

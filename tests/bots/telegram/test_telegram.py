@@ -10,6 +10,8 @@ import asyncio
 import json
 import time
 
+import pytest
+
 from bots.telegram.app import Webhook, agora
 from tests.bots.telegram.conftest import ALICE, BOB, CAROL, Table
 from tests.bots.telegram.fake_api import FakeBotApi, Msg
@@ -416,3 +418,25 @@ async def test_store_errors_while_delivering_lose_no_board_and_send_none_twice(t
     assert sum("Player 1 adds 3" in c for c in captions) == 1
     assert table.version(gid) == version + 1
     assert table.client.store.r.xpending("agora:outbox:telegram", "delivery")["pending"] == 0
+
+
+async def test_group_messages_are_paced_to_the_flood_limit(
+    fake: FakeBotApi, redis_url: str, store: object, tg_worker: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot keeps Telegram's per-group limit itself (here shrunk to 2 messages a second)
+    instead of sending as fast as it can and waiting out 429 answers."""
+    monkeypatch.setenv("TELEGRAM_GROUP_RATE", "2/1")
+    table = Table(fake, redis_url)
+    await table.start()
+    try:
+        t0 = time.perf_counter()
+        for _ in range(6):
+            uid = table.say(ALICE, "/games")
+        await table.handled(uid)
+        replies = await fake.wait(lambda: fake.group(since=t0)[5:] and fake.group(since=t0), 30, "six replies")
+        spread = replies[5].at - replies[0].at
+        assert spread >= 1.5, f"six group messages within {spread:.2f} s at 2 a second"
+        assert all(c.status == 200 for c in fake.method_calls("sendMessage"))
+    finally:
+        await table.stop()
+        table.close()
