@@ -129,10 +129,15 @@ def submit(store: Store, gid: str, **kwargs: Any) -> MoveResult:
     Every line logged while it runs names the game and the seat; the answer is counted in the
     process's metrics by result code."""
     started = time.perf_counter()
+    source = str(kwargs.get("source", "player"))
     with log_context(game=gid, seat=kwargs.get("seat")):
         result = _submit(store, gid, **kwargs)
+    elapsed = time.perf_counter() - started
     code = "duplicate" if result.duplicate else result.code
-    metrics.observe_move(code, str(kwargs.get("source", "player")), time.perf_counter() - started)
+    metrics.observe_move(code, source, elapsed)
+    # The move's text is not logged: in a game with hidden choices it is private.
+    with log_context(game=gid, seat=result.seat):
+        log.info("%s move answered %s at version %s in %.1f ms", source, code, result.version, elapsed * 1000)
     return result
 
 
