@@ -124,6 +124,7 @@ def resolve_activation(s: State, seat: int, cell: Cell, ev: Event) -> None:
         other = TILES[placed.tile]
         adjacent = abs(at[0] - cell[0]) <= 1 and abs(at[1] - cell[1]) <= 1
         for perm in other.perm:
-            if (perm.on == "adj_activated" and adjacent and (perm.filter is None or perm.filter == tile.type)) or (perm.on == "activate" and perm.filter == tile.type):
+            near = perm.on == "adj_activated" and adjacent and perm.filter in (None, tile.type)
+            if near or (perm.on == "activate" and perm.filter == tile.type):
                 items.extend(perm.gain)
     apply_batch(s, ev, items)
