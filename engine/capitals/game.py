@@ -15,7 +15,7 @@ from engine.capitals.data import TILES
 from engine.capitals.effects import activation_cost
 from engine.capitals.expo import final_order
 from engine.capitals.flow import advance, position_price, trim_history
-from engine.capitals.moves import illegal_reason, legal, row_cost, row_of
+from engine.capitals.moves import illegal_reason, is_legal, legal, row_cost, row_of
 from engine.capitals.names import seat_name
 from engine.capitals.setup import OPTION_HELP, initial_state
 from engine.capitals.state import State, dump_state, load_state
@@ -96,6 +96,10 @@ class CapitalsGame(Game[State, Action]):
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         """Every legal move of ``seat``."""
         return legal(state, seat)
+
+    def is_legal(self, state: State, seat: Seat, action: Action) -> bool:
+        """Same as membership in ``legal_actions``, faster for builds."""
+        return is_legal(state, seat, action)
 
     def illegal_reason(self, state: State, seat: Seat, action: Action) -> str:
         """Why the move is refused."""

@@ -105,9 +105,11 @@ def placements(p: Player, typ: str) -> dict[Cell, int]:
     Rule A holds on construction sites; a tile breaking Rule A may go on any empty cell
     touching the city (§8.4)."""
     site = sites(p)
+    same = {c for c, t in p.city.items() if not t.lake and TILES[t.tile].type == typ}
     out: dict[Cell, int] = {}
     for c in site | edge_cells(p):
-        out[c] = (0 if c in site else 1) + (0 if rule_b_ok(p, typ, c) else 1)
+        b_ok = not same or any((c[0] + dx, c[1] + dy) in same for dx, dy in OFFSETS8)
+        out[c] = (0 if c in site else 1) + (0 if b_ok else 1)
     return out
 
 

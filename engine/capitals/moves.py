@@ -24,7 +24,7 @@ from engine.capitals.flow import (
 from engine.capitals.grid import cell_name, lake_cells, perimeter_vertices, placements
 from engine.capitals.names import seat_name
 from engine.capitals.prosperity import requirement_met
-from engine.capitals.state import Placed, State
+from engine.capitals.state import Cell, Placed, State
 from engine.capitals.tracks import Event, can_afford_cost, change, pay, snapshot, summary
 from engine.core.events import Event as ChatEvent
 from engine.core.events import public
@@ -74,10 +74,14 @@ def legal(s: State, seat: int) -> list[Action]:
         return [Action("position", pos=q) for q in free_positions(s)]
     if s.phase == "building":
         out = []
+        by_type: dict[str, list[Cell]] = {}
         for row in s.rows:
             for tile in sorted(row):
-                for cell, _ in sorted(placements(p, TILES[tile].type).items(), key=lambda x: (x[1], x[0][1], x[0][0])):
-                    out.append(Action("build", tile=tile, cell=cell))
+                typ = TILES[tile].type
+                if typ not in by_type:
+                    spots = placements(p, typ)
+                    by_type[typ] = sorted(spots, key=lambda c: (spots[c], c[1], c[0]))
+                out.extend(Action("build", tile=tile, cell=cell) for cell in by_type[typ])
         return out
     if s.phase == "execution":
         out = activations(s, seat) if s.acts < allowance(s, seat) else []
@@ -266,3 +270,16 @@ def station_text(s: State, seat: int) -> str:
     """``level 2 (1 activation)`` for status lines."""
     st = STATIONS[s.players[seat].station]
     return f"level {st.level} ({count(st.activations, 'activation')})"
+
+
+def is_legal(s: State, seat: int, a: object) -> bool:
+    """Exactly ``a in legal(s, seat)``, with a fast path for builds (the longest list)."""
+    if not isinstance(a, Action) or s.current != seat:
+        return False
+    if a.kind == "build" and s.phase == "building":
+        if a.pos or a.tourists or a.choice or a.cell is None or a.tile not in TILES or row_of(s, a.tile) < 0:
+            return False
+        if not isinstance(a.cell, tuple) or len(a.cell) != 2:
+            return False
+        return a.cell in placements(s.players[seat], TILES[a.tile].type)
+    return a in legal(s, seat)
