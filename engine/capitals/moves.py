@@ -73,7 +73,7 @@ def legal(s: State, seat: int) -> list[Action]:
     if s.phase == "political":
         return [Action("position", pos=q) for q in free_positions(s)]
     if s.phase == "building":
-        out = []
+        out: list[Action] = []
         by_type: dict[str, list[Cell]] = {}
         for row in s.rows:
             for tile in sorted(row):
