@@ -161,10 +161,12 @@ class CapitalsGame(Game[State, Action]):
 
     def action_variant(self, state: State, seat: Seat, action: Action) -> bool:
         """Activations paid with a different set of tourists are variants of one another."""
-        if action.kind != "activate":
+        if action.kind != "activate" or action.cell is None or action.cell not in state.players[seat].city:
             return False
-        usable = [t for t in state.tourists if t.city == seat and not t.moved and t.cell != action.cell]
-        return 0 < len(action.tourists) < len(usable) or (bool(usable) and not action.tourists)
+        usable = sorted(t.owner for t in state.tourists
+                        if t.city == seat and not t.moved and t.cell != action.cell)
+        most = min(activation_cost(state.players[seat], state, seat, action.cell), len(usable))
+        return action.tourists != tuple(usable[:most])
 
     def action_cost(self, state: State, seat: Seat, action: Action) -> str:
         """What a move spends."""

@@ -110,6 +110,10 @@ def illegal_reason(s: State, seat: int, a: object) -> str:
     """Why a move is refused, in words that reveal nothing hidden."""
     if not isinstance(a, Action):
         return "That is not a move of The Capitals."
+    if a.cell is not None and not _is_cell(a.cell):
+        return "That is not a cell of the city grid. Cells are named like n12."
+    if not isinstance(a.tile, str) or not isinstance(a.tourists, tuple):
+        return "That move is not legal right now. Type `moves` to see what you can do."
     phase_verbs = {
         "political": "`position p<number>`",
         "building": "`build <tile> <cell>`",
@@ -272,14 +276,21 @@ def station_text(s: State, seat: int) -> str:
     return f"level {st.level} ({count(st.activations, 'activation')})"
 
 
+def _is_cell(c: object) -> bool:
+    """A well-formed cell: a pair of plain integers."""
+    return isinstance(c, tuple) and len(c) == 2 and all(type(v) is int for v in c)
+
+
 def is_legal(s: State, seat: int, a: object) -> bool:
     """Exactly ``a in legal(s, seat)``, with a fast path for builds (the longest list)."""
     if not isinstance(a, Action) or s.current != seat:
         return False
     if a.kind == "build" and s.phase == "building":
-        if a.pos or a.tourists or a.choice or a.cell is None or a.tile not in TILES or row_of(s, a.tile) < 0:
+        if a.pos or a.tourists or a.choice or not isinstance(a.tile, str) or a.tile not in TILES:
             return False
-        if not isinstance(a.cell, tuple) or len(a.cell) != 2:
+        if row_of(s, a.tile) < 0:
+            return False
+        if not _is_cell(a.cell):
             return False
         return a.cell in placements(s.players[seat], TILES[a.tile].type)
     return a in legal(s, seat)
