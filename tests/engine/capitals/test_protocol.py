@@ -143,10 +143,7 @@ def test_automatic_player_beats_random_play() -> None:
         bot_seat = g % 2
         while GAME.outcome(s) is None:
             seat = next(iter(GAME.to_move(s)))
-            if seat == bot_seat:
-                a = GAME.auto_action(s, seat, g)
-            else:
-                a = rng.choice(GAME.legal_actions(s, seat))
+            a = GAME.auto_action(s, seat, g) if seat == bot_seat else rng.choice(GAME.legal_actions(s, seat))
             s = GAME.apply(s, seat, a).state
         out = GAME.outcome(s)
         assert out is not None
