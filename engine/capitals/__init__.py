@@ -9,3 +9,7 @@ track-change primitive, money and loans, progress and station upgrades), ``grid`
 (move record and notation), ``flow`` (phase machine), ``bot``, ``view``, ``builder`` (test
 positions) and ``game`` (the protocol class).
 """
+
+from engine.capitals.game import CapitalsGame
+
+__all__ = ["CapitalsGame"]
