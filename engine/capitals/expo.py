@@ -87,7 +87,8 @@ def final_payment(s: State) -> None:
     """Each player pays once more for their Start position: $ × × (D-06), $1 floor (D-31)."""
     for seat in s.start_order():
         pos = BOARD.positions[s.players[seat].pos - 1]
-        pay(s, Event(seat), pos.money * pos.mult)
+        times = pos.mult if BOARD.c["final_payment"] == "money_times_mult" else 1
+        pay(s, Event(seat), pos.money * times)
 
 
 def final_scoring(s: State) -> None:

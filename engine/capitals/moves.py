@@ -57,6 +57,8 @@ def activations(s: State, seat: int) -> list[Action]:
             continue
         cost = activation_cost(p, s, seat, cell)
         usable = sorted(t.owner for t in s.tourists if t.city == seat and not t.moved and t.cell != cell)
+        if BOARD.c["tourist_limit"] == "per_player" and any(t.city == seat and t.moved for t in s.tourists):
+            usable = []  # the alternative reading of D-32: tourists in one activation only
         for k in range(0, min(cost, len(usable)) + 1):
             if cost - k > p.nrg:
                 continue
