@@ -126,11 +126,11 @@ def test_D_31_alternative_floor_of_zero(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_D_32_per_player_tourist_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BOARD.c, "tourist_limit", "per_player")
-    t = (Table(players=3).city(0, "Market", "m12").city(0, "Bakery", "n12").tourist(1, 0).tourist(2, 0)
+    t = (Table(players=3).city(0, "Restaurant", "m12").city(0, "Bakery", "n12").tourist(1, 0).tourist(2, 0)
          .positions(0, 1, 2).station(0, 4, cubes=10).execution(0))
-    assert "activate market tourists blue green" in t.legal()
-    t.play("activate market tourists blue")
-    assert not any("tourists" in m for m in t.legal())
+    t.play("activate restaurant tourists blue green")
+    assert "activate bakery" in t.legal()
+    assert not any("tourists" in m for m in t.legal())  # the Red tourist could pay per marker
 
 
 def test_D_34_allowance_is_re_read_after_an_upgrade(monkeypatch: pytest.MonkeyPatch) -> None:
