@@ -184,12 +184,11 @@ def navigation_targets(state: State, group: frozenset[str]) -> list[tuple[str, s
     """Where a ship of ``group`` may go around the board edge (data file 4.5).
 
     Returns ``(kind, where)`` pairs: ``("sea", hex)`` for every hex of a reached sea group,
-    ``("explore", slot_id)`` for an unrevealed region reached first."""
+    ``("explore", hex)`` for the hex of an unrevealed region reached first."""
     ring = geometry(state.players).ring
     n = len(ring)
     exits = [i for i, h in enumerate(ring) if h in group]
     found: set[tuple[str, str]] = set()
-    geo = geometry(state.players)
     for e in exits:
         for step in (1, -1):
             i = e
@@ -197,7 +196,7 @@ def navigation_targets(state: State, group: frozenset[str]) -> list[tuple[str, s
                 i = (i + step) % n
                 h = ring[i]
                 if h not in state.terrain:
-                    found.add(("explore", geo.slot_of[h]))
+                    found.add(("explore", h))
                     break
                 if h in group or state.terrain[h] != "sea":
                     continue

@@ -220,11 +220,8 @@ def ship_moves(state: State, seat: int, serial: int) -> list[Action]:
                 if kind == "sea":
                     if where not in seen and not hostile(state, where, seat):
                         dests.append((where, ("around",)))
-                else:
-                    slot = next(s for s in state.slots if s.id == where)
-                    hexes = sorted(h for h in slot.hexes if h in geometry(state.players).ring)
-                    if hexes[0] not in seen:
-                        dests.append((hexes[0], ("around",)))
+                elif where not in seen:
+                    dests.append((where, ("around",)))
         for items in subsets:
             for dest, flags in dests:
                 out.append(Action("move", src, dest, items=items, flags=flags))
@@ -393,12 +390,10 @@ def finish_orientation(state: State, rotated: bool) -> list[str]:
     if pend["mode"] == "land":
         _arrive(state, units, pend["dest"], serial, ignore_terrain=False)
     elif pend["mode"] == "ship":
-        group = set(pend["group"])
-        geo = geometry(state.players)
-        landing = sorted(h for h in slot.hexes if state.terrain[h] == "sea"
-                         and (not group or any(n in group for n in geo.neighbours[h])))
-        if not group:
-            landing = sorted(h for h in slot.hexes if state.terrain[h] == "sea")
+        group = pend["group"]
+        # The ship may end on any Sea space of the region connected to its sea group (rules 9.7).
+        joined = sea_group(state, group[0]) if group else frozenset(slot.hexes)
+        landing = sorted(h for h in slot.hexes if state.terrain[h] == "sea" and h in joined)
         if len(landing) == 1:
             _place_ships(state, units, landing[0], serial)
         else:

@@ -61,7 +61,8 @@ def initial_state(seed: int, players: int, options: Mapping[str, Any] | None = N
     homes = {sid: seat for seat, sid in enumerate(layout.homes)}
     home_slots = [Slot(sd.id, list(sd.hexes), "start:" + sd.home_side, home=homes[sd.id])
                   for sd in layout.slots if sd.home_side]
-    slots = sorted(home_slots, key=lambda s: s.home) + slots
+    home_slots.sort(key=lambda s: s.home)
+    slots = home_slots + slots
     wonders = list(TABLES.wonders)
     rng.shuffle(wonders)
     start = dict(RULES["start"])
