@@ -20,7 +20,7 @@ from engine.clash.data import TABLES
 from engine.clash.game import ClashGame
 from engine.clash.resources import clamp
 from engine.clash.state import BARBARIAN, City, State, Unit
-from engine.clash.turns import start_turn
+from engine.clash.turns import clear_turn_flags, start_turn
 from engine.core.events import Event
 
 GAME = ClashGame()
@@ -145,7 +145,8 @@ class Position:
         return self
 
     def turn(self, seat: int, *, round_: int = 1, turn: int = 1, first: int | None = None) -> Position:
-        """Make it ``seat``'s turn (its start-of-turn effects happen now)."""
+        """Make it ``seat``'s new turn: last turn's activations and movement restrictions are cleared
+        and its start-of-turn effects (Trade Routes) happen now."""
         s = self.state
         s.pending = {}
         s.phase = "turn"
@@ -153,6 +154,7 @@ class Position:
         s.turn = turn
         s.first = seat if first is None else first
         s.active = seat
+        clear_turn_flags(s, seat)
         self.events.extend(start_turn(s))
         return self
 

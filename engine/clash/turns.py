@@ -87,15 +87,7 @@ def start_turn(state: State) -> list[Event]:
 def end_turn(state: State) -> list[Event]:
     """Clear the turn's flags and pass to the next seat (or to the status phase)."""
     seat = state.active
-    for c in state.cities_of(seat):
-        c.activations = 0
-    for u in state.units:
-        if u.owner == seat:
-            u.moved = -1
-            u.embarked = -1
-            u.stopped = False
-            u.forest = False
-            u.fought = False
+    clear_turn_flags(state, seat)
     state.mode = ""
     state.mode_left = 0
     events = [public(f"{colour(seat)} ends the turn.", "turn")]
@@ -110,6 +102,19 @@ def end_turn(state: State) -> list[Event]:
     if state.phase == "turn":
         events.append(public(f"Round {state.round}, turn {state.turn}: {colour(state.active)} to play.", "turn"))
     return events
+
+
+def clear_turn_flags(state: State, seat: int) -> None:
+    """End of turn: city activations and unit movement restrictions reset (rules 6.2 step 3)."""
+    for c in state.cities_of(seat):
+        c.activations = 0
+    for u in state.units:
+        if u.owner == seat:
+            u.moved = -1
+            u.embarked = -1
+            u.stopped = False
+            u.forest = False
+            u.fought = False
 
 
 # ------------------------------------------------------------------ status phase
