@@ -13,7 +13,7 @@ from typing import Any
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
 from engine.clash.data import TABLES
-from engine.clash.moves import illegal_reason, legal
+from engine.clash.moves import explain, illegal_reason, legal
 from engine.clash.notation import forms, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
@@ -21,7 +21,7 @@ from engine.clash.state import State, dump_state, load_state
 from engine.clash.turns import start_turn
 from engine.clash.view import build_view
 from engine.core.api import Game, GameInfo, Outcome, Seat
-from engine.core.errors import NotYourTurn
+from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.events import Event
 from engine.core.text import count
 
@@ -107,6 +107,16 @@ class ClashGame(Game[State, Action]):
     def reveals_hidden(self, before: State, after: State, seat: Seat, action: Action) -> bool:
         """Revealing a face-down region shows what nobody knew."""
         return sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots)
+
+    def parse(self, state: State, seat: Seat, text_: str) -> Action:
+        """As the base parse, but a refused move of a known kind says why (``explain``)."""
+        try:
+            return super().parse(state, seat, text_)
+        except IllegalAction as exc:
+            why = explain(state, seat, text_)
+            if why:
+                raise IllegalAction(why) from exc
+            raise
 
     def notation(self, state: State, seat: Seat, action: Action) -> str:
         """Canonical text."""

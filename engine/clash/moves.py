@@ -167,3 +167,34 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
                    "its prerequisite and, for a government, its gateway advance."
         return f"You cannot pay for {TABLES.advances[action.name].name}."
     return "That move is not legal right now. Type `moves` to see what you can do."
+
+
+def explain(state: State, seat: int, text: str) -> str:
+    """Why a typed move that matched no legal action is refused, when the words say enough
+    (an advance by name, a move into foreign units, a city action without actions left)."""
+    from engine.core.notation import tokens
+
+    words = tokens(text)
+    if not words:
+        return ""
+    verb = words[0]
+    if verb == "advance" and len(words) >= 2:
+        key = "_".join(words[1:]).replace("-", "_")
+        for adv in TABLES.advance_order:
+            if adv == key or TABLES.advances[adv].name.lower().replace(" ", "_") == key:
+                return illegal_reason(state, seat, Action("advance", name=adv))
+        return ""
+    if verb == "move" and len(words) >= 3:
+        dest = next((w for w in words[1:] if len(w) >= 2 and w[0].isalpha() and w[1:].isdigit()
+                     and w in state.terrain), "")
+        spaces = [w for w in words[1:] if len(w) >= 2 and w[0].isalpha() and w[1:].isdigit()]
+        if len(spaces) >= 2:
+            dest = spaces[1]
+        elif spaces and words[1].startswith("ship"):
+            dest = spaces[0]
+        if dest and revealed(state, dest) and hostile(state, dest, seat):
+            return BATTLE_REFUSAL
+        return ""
+    if verb in ("found", "collect", "build", "grow") and state.actions_left < 1 and not state.pending:
+        return "You have no action left this turn; type `end` to end your turn."
+    return ""
