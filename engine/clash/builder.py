@@ -41,8 +41,10 @@ class Position:
         other = next((x for x in s.slots if x.tile == tile), None)
         if other is not None and other is not target:
             other.tile = target.tile
+            if other.revealed:
+                reveal(s, other, other.rotated)
         target.tile = tile
-        if revealed:
+        if revealed or target.revealed:
             reveal(s, target, rotated)
         return self
 
