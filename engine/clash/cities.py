@@ -42,6 +42,37 @@ def foreign_units(state: State, space: str, seat: int) -> bool:
     return any(u.space == space and u.owner != seat for u in state.units)
 
 
+class Occupancy:
+    """Who stands where, indexed once per listing (legal-action listing asks this hundreds of times)."""
+
+    def __init__(self, state: State) -> None:
+        self.owners: dict[str, set[int]] = {}
+        self.armies: Counter[tuple[str, int]] = Counter()
+        self.cities: dict[str, City] = {c.space: c for c in state.cities}
+        for u in state.units:
+            self.owners.setdefault(u.space, set()).add(u.owner)
+            if u.kind == "army" and u.carrier < 0:
+                self.armies[(u.space, u.owner)] += 1
+
+    def foreign(self, space: str, seat: int) -> bool:
+        """Any unit not owned by ``seat`` on ``space``."""
+        return any(o != seat for o in self.owners.get(space, ()))
+
+    def hostile(self, space: str, seat: int) -> bool:
+        """Foreign units or a foreign city on ``space``."""
+        city = self.cities.get(space)
+        return self.foreign(space, seat) or (city is not None and city.owner != seat)
+
+    def own_city(self, space: str, seat: int) -> bool:
+        """A city of ``seat`` on ``space``."""
+        city = self.cities.get(space)
+        return city is not None and city.owner == seat
+
+    def armies_on(self, space: str, seat: int) -> int:
+        """Army units of ``seat`` standing on ``space``."""
+        return self.armies[(space, seat)]
+
+
 def add_unit(state: State, seat: int, kind: str, space: str, carrier: int = -1) -> Unit:
     """Place a new unit (ships get the lowest free number 1..4)."""
     number = 0
@@ -141,7 +172,8 @@ def _yields(p: Player, ter: str, port: bool) -> tuple[str, ...]:
     return ()
 
 
-def collect_spaces(state: State, seat: int, city: City, husbandry: bool) -> list[tuple[str, tuple[str, ...]]]:
+def collect_spaces(state: State, seat: int, city: City, husbandry: bool,
+                   occ: Occupancy | None = None) -> list[tuple[str, tuple[str, ...]]]:
     """Usable spaces with what each may yield (rules 8.3.1, D-24)."""
     p = state.pl[seat]
     port = "port" in city.pieces
@@ -151,11 +183,12 @@ def collect_spaces(state: State, seat: int, city: City, husbandry: bool) -> list
             if d <= 2 and is_land(state, h):
                 cands.add(h)
     out = []
+    occ = occ or Occupancy(state)
     for h in sorted(cands):
         ter = terrain(state, h)
-        if not ter or h in state.exhausted or foreign_units(state, h, seat):
+        if not ter or h in state.exhausted or occ.foreign(h, seat):
             continue
-        other = state.city_at(h)
+        other = occ.cities.get(h)
         if other is not None and other.id != city.id:
             continue
         if ter == "sea" and h not in neighbours(state, city.space):
@@ -166,12 +199,13 @@ def collect_spaces(state: State, seat: int, city: City, husbandry: bool) -> list
     return out
 
 
-def collect_options(state: State, seat: int, city: City, husbandry: bool) -> list[tuple[str, ...]]:
+def collect_options(state: State, seat: int, city: City, husbandry: bool,
+                    occ: Occupancy | None = None) -> list[tuple[str, ...]]:
     """Every distinct maximal collection (sorted resource tuples).
 
     Decision: only collections of the largest possible number of resources are offered; taking
     fewer is never better (an excess is simply lost at the cap) and would only lengthen the list."""
-    spaces = collect_spaces(state, seat, city, husbandry)
+    spaces = collect_spaces(state, seat, city, husbandry, occ)
     land = Counter(ys[0] for h, ys in spaces if terrain(state, h) != "sea")
     sea_opts = sorted({y for h, ys in spaces if terrain(state, h) == "sea" for y in ys})
     e = effective_size(state, city)

@@ -32,7 +32,7 @@ from engine.clash.board import (
     slot_of,
     terrain,
 )
-from engine.clash.cities import armies_on, foreign_units
+from engine.clash.cities import Occupancy, foreign_units
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.state import BARBARIAN, City, State, Unit
 
@@ -65,10 +65,6 @@ def hostile(state: State, space: str, seat: int) -> bool:
     return foreign_units(state, space, seat) or (city is not None and city.owner != seat)
 
 
-def _own_city(state: State, space: str, seat: int) -> bool:
-    city = state.city_at(space)
-    return city is not None and city.owner == seat
-
 
 def _groups(armies: int, settlers: int) -> Iterable[tuple[str, ...]]:
     for a in range(armies + 1):
@@ -88,6 +84,7 @@ def land_moves(state: State, seat: int, serial: int) -> list[Action]:
     """Every legal land move (walk, road, embark, disembark, explore) as a first-or-next move."""
     out: list[Action] = []
     p = state.pl[seat]
+    occ = Occupancy(state)
     spaces: dict[tuple[str, bool], list[Unit]] = {}
     for u in state.units:
         if u.owner == seat and u.kind != "ship" and _free_land(state, u, serial):
@@ -111,28 +108,28 @@ def land_moves(state: State, seat: int, serial: int) -> list[Action]:
                 if aboard:
                     continue
                 cap = ship_capacity(state, dest, seat)
-                if hostile(state, dest, seat) or cap <= 0:
+                if occ.hostile(dest, seat) or cap <= 0:
                     continue
                 for g in groups:
                     if len(g) <= cap and not any(u.fought for u in units):
                         out.append(Action("move", src, dest, items=g))
                 continue
-            if hostile(state, dest, seat):
+            if occ.hostile(dest, seat):
                 continue
-            room = LIMITS["stack"] - armies_on(state, dest, seat)
+            room = LIMITS["stack"] - occ.armies_on(dest, seat)
             for g in groups:
                 if g.count("army") > room:
                     continue
                 out.append(Action("move", src, dest, items=g))
-                if (roads and not aboard and (_own_city(state, src, seat) or _own_city(state, dest, seat))
+                if (roads and not aboard and (occ.own_city(src, seat) or occ.own_city(dest, seat))
                         and ter in ("mountain", "forest") and p.res["ore"] + p.res["gold"] >= 1):
                     out.append(Action("move", src, dest, items=g, flags=("ore",)))
         if roads and not aboard:
-            out.extend(_road_moves(state, seat, src, groups, units))
+            out.extend(_road_moves(state, seat, src, groups, occ))
     return out
 
 
-def _road_moves(state: State, seat: int, src: str, groups: list[tuple[str, ...]], units: list[Unit]) -> list[Action]:
+def _road_moves(state: State, seat: int, src: str, groups: list[tuple[str, ...]], occ: Occupancy) -> list[Action]:
     """Two-space Roads moves from/to an own city (rules 9.2, D-08)."""
     p = state.pl[seat]
     out: list[Action] = []
@@ -140,17 +137,17 @@ def _road_moves(state: State, seat: int, src: str, groups: list[tuple[str, ...]]
         return out
     reach: dict[str, bool] = {}
     for mid in neighbours(state, src):
-        if not is_land(state, mid) or hostile(state, mid, seat):
+        if not is_land(state, mid) or occ.hostile(mid, seat):
             continue
         for dest in neighbours(state, mid):
-            if dest == src or dest in neighbours(state, src) or not is_land(state, dest) or hostile(state, dest, seat):
+            if dest == src or dest in neighbours(state, src) or not is_land(state, dest) or occ.hostile(dest, seat):
                 continue
-            if not (_own_city(state, src, seat) or _own_city(state, dest, seat)):
+            if not (occ.own_city(src, seat) or occ.own_city(dest, seat)):
                 continue
             needs_ore = terrain(state, mid) == "mountain"
             reach[dest] = reach.get(dest, True) and needs_ore
     for dest, needs_ore in sorted(reach.items()):
-        room = LIMITS["stack"] - armies_on(state, dest, seat)
+        room = LIMITS["stack"] - occ.armies_on(dest, seat)
         for g in groups:
             if g.count("army") > room:
                 continue
@@ -197,6 +194,7 @@ def _ship_reach(state: State, start: str, seat: int) -> set[str]:
 def ship_moves(state: State, seat: int, serial: int) -> list[Action]:
     """Every legal ship move: within the sea group, exploring, and with Navigation around the edge."""
     out: list[Action] = []
+    occ = Occupancy(state)
     by_space: dict[str, list[Unit]] = {}
     for u in state.units:
         if u.owner == seat and u.kind == "ship" and u.moved != serial and not u.fought:
@@ -208,7 +206,7 @@ def ship_moves(state: State, seat: int, serial: int) -> list[Action]:
         reach = _ship_reach(state, src, seat)
         dests: list[tuple[str, tuple[str, ...]]] = []
         for h in sorted(reach - {src}):
-            if not hostile(state, h, seat):
+            if not occ.hostile(h, seat):
                 dests.append((h, ()))
         for slot_id, hexes in _explorable(state, reach).items():
             dests.append((hexes[0], ()))
@@ -218,7 +216,7 @@ def ship_moves(state: State, seat: int, serial: int) -> list[Action]:
             seen = {d for d, _ in dests} | {src}
             for kind, where in navigation_targets(state, group):
                 if kind == "sea":
-                    if where not in seen and not hostile(state, where, seat):
+                    if where not in seen and not occ.hostile(where, seat):
                         dests.append((where, ("around",)))
                 elif where not in seen:
                     dests.append((where, ("around",)))

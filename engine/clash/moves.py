@@ -11,6 +11,7 @@ from engine.clash.actions import Action
 from engine.clash.advances import eligible, payment, switch_options
 from engine.clash.board import revealed
 from engine.clash.cities import (
+    Occupancy,
     build_options,
     can_activate,
     civic_payment,
@@ -91,18 +92,19 @@ def turn_options(state: State, seat: int) -> list[Action]:
                     out.append(Action("civic", space=c.space, n=steps, flags=("voting",)))
     out.extend(move_options(state, seat))
     free_collect = p.free_economy and p.collects == 0
+    occ = Occupancy(state)
     if has_action or free_collect:
         for c in mine:
             if not can_activate(state, c):
                 continue
             if p.free_economy and p.collects >= 1 and p.mood_tokens < 2:
                 continue
-            base = collect_options(state, seat, c, False)
+            base = collect_options(state, seat, c, False, occ)
             for items in base:
                 out.append(Action("collect", space=c.space, items=items))
             if ("husbandry" in p.advances and "husbandry" not in p.used
                     and p.res["food"] + p.res["gold"] >= husbandry_cost(p)):
-                for items in collect_options(state, seat, c, True):
+                for items in collect_options(state, seat, c, True, occ):
                     if items not in base:
                         out.append(Action("collect", space=c.space, items=items, flags=("husbandry",)))
     if has_action:
