@@ -45,16 +45,33 @@ def busy_position() -> tuple[State, int]:
     5 grown cities, 12 army units in stacks, 4 settlers, 2 ships with cargo, Roads, Navigation,
     Husbandry, Draft and Voting, and plenty of resources and tokens."""
     pos = Position(4, seed=7).clear_units().reveal_all()
-    land = sorted(h for h, t in pos.state.terrain.items() if t in ("fertile", "forest", "mountain")
-                  and pos.state.city_at(h) is None)
+    land = sorted(
+        h
+        for h, t in pos.state.terrain.items()
+        if t in ("fertile", "forest", "mountain") and pos.state.city_at(h) is None
+    )
     sea = sorted(h for h, t in pos.state.terrain.items() if t == "sea")
     for space in land[:4]:
         pos.city(0, space, pieces=("temple", "academy"), mood="happy")
     pos.city(0, "c2", pieces=("temple", "academy", "fortress"))
-    pos.advances(0, "tactics", "engineering", "roads", "fishing", "navigation", "storage", "husbandry", "myths",
-                 "writing", "draft", "philosophy", "voting", "rituals", "irrigation")
-    pos.give(0, food=6, wood=6, ore=6, ideas=4, gold=3).tokens(0, culture_level=5, happiness_level=5, mood=4,
-                                                               culture=3)
+    pos.advances(
+        0,
+        "tactics",
+        "engineering",
+        "roads",
+        "fishing",
+        "navigation",
+        "storage",
+        "husbandry",
+        "myths",
+        "writing",
+        "draft",
+        "philosophy",
+        "voting",
+        "rituals",
+        "irrigation",
+    )
+    pos.give(0, food=6, wood=6, ore=6, ideas=4, gold=3).tokens(0, culture_level=5, happiness_level=5, mood=4, culture=3)
     for space in land[4:10]:
         pos.units(0, space, army=2, settler=0)
     pos.units(0, land[10], settler=2).units(0, land[11], settler=2)
@@ -100,14 +117,20 @@ def main() -> None:
     print(f"Clash of Cultures: {args.games} complete 4-player games, auto share 0.5, {steps} steps")
     print(f"  mean game              {game_ms:8.1f} ms   (target < 1500 ms: {ok(game_ms, 1500)})")
     print(f"  median game            {statistics.median(per_game) * 1000:8.1f} ms")
-    print(f"  legal_actions median   {legal_ms:8.3f} ms   (target < 5 ms: {ok(legal_ms, 5)}; "
-          f"{len(positions)} busiest positions of rounds 4-6, median {statistics.median(p[0] for p in positions)} "
-          f"actions)")
+    print(
+        f"  legal_actions median   {legal_ms:8.3f} ms   (target < 5 ms: {ok(legal_ms, 5)}; "
+        f"{len(positions)} busiest positions of rounds 4-6, median {statistics.median(p[0] for p in positions)} "
+        f"actions)"
+    )
     crowded_ms = statistics.median(crowded_times) * 1000
-    print(f"  legal_actions, crowded {crowded_ms:8.3f} ms   (target < 5 ms: {ok(crowded_ms, 5)}; built position "
-          f"with {n_crowded} actions)")
-    print(f"  apply median           {apply_ms:8.3f} ms   (target < 1 ms: {ok(apply_ms, 1)}; p95 "
-          f"{sorted(apply_times)[int(len(apply_times) * 0.95)] * 1000:.3f} ms)")
+    print(
+        f"  legal_actions, crowded {crowded_ms:8.3f} ms   (target < 5 ms: {ok(crowded_ms, 5)}; built position "
+        f"with {n_crowded} actions)"
+    )
+    print(
+        f"  apply median           {apply_ms:8.3f} ms   (target < 1 ms: {ok(apply_ms, 1)}; p95 "
+        f"{sorted(apply_times)[int(len(apply_times) * 0.95)] * 1000:.3f} ms)"
+    )
 
 
 if __name__ == "__main__":

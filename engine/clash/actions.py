@@ -29,8 +29,27 @@ from dataclasses import dataclass
 from typing import Any
 
 VERBS = (
-    "advance", "found", "collect", "build", "grow", "move", "civic", "done", "end", "taxes", "liberties",
-    "cartography", "absolute", "forced", "theater", "orient", "barbarians", "anchor", "income", "raze", "no",
+    "advance",
+    "found",
+    "collect",
+    "build",
+    "grow",
+    "move",
+    "civic",
+    "done",
+    "end",
+    "taxes",
+    "liberties",
+    "cartography",
+    "absolute",
+    "forced",
+    "theater",
+    "orient",
+    "barbarians",
+    "anchor",
+    "income",
+    "raze",
+    "no",
     "first",
 )
 

@@ -96,8 +96,7 @@ def acquire(state: State, seat: int, adv: str, keep: tuple[str, ...], free: bool
         p.advances = [x for x in p.advances if x not in removed]
         p.advances.extend(keep)
         lines.append(
-            f"switches government from {current.capitalize()} to {a.category.capitalize()}, "
-            f"moving {len(removed)} cubes"
+            f"switches government from {current.capitalize()} to {a.category.capitalize()}, moving {len(removed)} cubes"
         )
     p.advances.append(adv)
     # Border step and token (rules 4.3); relocated cubes trigger nothing (D-21).
@@ -117,8 +116,11 @@ def acquire(state: State, seat: int, adv: str, keep: tuple[str, ...], free: bool
     # Triggers of other owned advances.
     if a.category == "science" and adv != "philosophy" and "philosophy" in p.advances:
         gain(p, "ideas", 1)
-    if "free_education" in p.advances and adv != "free_education" and "free_education" not in p.used and (
-        plan.get("ideas", 0) or plan.get("gold", 0)
+    if (
+        "free_education" in p.advances
+        and adv != "free_education"
+        and "free_education" not in p.used
+        and (plan.get("ideas", 0) or plan.get("gold", 0))
     ):
         p.used.append("free_education")
         gain_mood(p)
@@ -127,4 +129,3 @@ def acquire(state: State, seat: int, adv: str, keep: tuple[str, ...], free: bool
         p.writing_cards = True
         state.card_log.append([seat, "writing"])
     return lines
-

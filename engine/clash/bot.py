@@ -16,10 +16,38 @@ from engine.clash.state import State
 from engine.core.rng import Rng
 
 ADVANCE_PRIORITY = (
-    "storage", "tactics", "myths", "writing", "fishing", "irrigation", "engineering", "roads", "husbandry",
-    "rituals", "arts", "math", "philosophy", "bartering", "trade_routes", "sanitation", "public_education",
-    "state_religion", "circus_sports", "theater_music", "monuments", "astronomy", "navigation", "medicine",
-    "taxes", "currency", "free_education", "priesthood", "draft", "voting", "civil_liberties", "free_economy",
+    "storage",
+    "tactics",
+    "myths",
+    "writing",
+    "fishing",
+    "irrigation",
+    "engineering",
+    "roads",
+    "husbandry",
+    "rituals",
+    "arts",
+    "math",
+    "philosophy",
+    "bartering",
+    "trade_routes",
+    "sanitation",
+    "public_education",
+    "state_religion",
+    "circus_sports",
+    "theater_music",
+    "monuments",
+    "astronomy",
+    "navigation",
+    "medicine",
+    "taxes",
+    "currency",
+    "free_education",
+    "priesthood",
+    "draft",
+    "voting",
+    "civil_liberties",
+    "free_economy",
 )
 
 
@@ -56,8 +84,12 @@ def score(state: State, seat: int, a: Action) -> float:
         assert city is not None
         if city.activations:
             return 4
-        if set(a.items) == {"settler"} and len(a.items) == 1 and units_of(state, seat, "settler") == 0 \
-                and len(state.cities_of(seat)) < 7:
+        if (
+            set(a.items) == {"settler"}
+            and len(a.items) == 1
+            and units_of(state, seat, "settler") == 0
+            and len(state.cities_of(seat)) < 7
+        ):
             return 70
         return 10 + a.items.count("army")
     if k == "move":
@@ -99,8 +131,10 @@ def auto_action(state: State, seat: int, seed: int) -> Action:
         raise ValueError("no legal action")
     rng = Rng.from_seed(seed)
     if state.pending and state.pending["kind"] in ("free", "dogma"):
+
         def pick(a: Action) -> float:
             return -ADVANCE_PRIORITY.index(a.name) if a.name in ADVANCE_PRIORITY else -99
+
         return max(actions, key=lambda a: (pick(a), -actions.index(a)))
     if state.pending and state.pending["kind"] == "first":
         return Action("first", n=seat)

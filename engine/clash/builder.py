@@ -66,8 +66,16 @@ class Position:
         self.state.cities = [c for c in self.state.cities if seat is not None and c.owner != seat]
         return self
 
-    def city(self, seat: int, space: str, *, mood: str = "neutral", pieces: Iterable[str] = (),
-             port: str = "", name: str = "") -> City:
+    def city(
+        self,
+        seat: int,
+        space: str,
+        *,
+        mood: str = "neutral",
+        pieces: Iterable[str] = (),
+        port: str = "",
+        name: str = "",
+    ) -> City:
         """Add (or replace) a city of ``seat`` on ``space`` with the given buildings."""
         s = self.state
         old = s.city_at(space)
@@ -108,8 +116,16 @@ class Position:
             add_unit(self.state, seat, kind, space)
 
     # ----------------------------------------------------------- players
-    def give(self, seat: int, *, food: int | None = None, wood: int | None = None, ore: int | None = None,
-             ideas: int | None = None, gold: int | None = None) -> Position:
+    def give(
+        self,
+        seat: int,
+        *,
+        food: int | None = None,
+        wood: int | None = None,
+        ore: int | None = None,
+        ideas: int | None = None,
+        gold: int | None = None,
+    ) -> Position:
         """Set resources (unnamed ones stay)."""
         p = self.state.pl[seat]
         for key, val in (("food", food), ("wood", wood), ("ore", ore), ("ideas", ideas), ("gold", gold)):
@@ -117,18 +133,27 @@ class Position:
                 p.res[key] = val
         return self
 
-    def tokens(self, seat: int, *, mood: int | None = None, culture: int | None = None,
-               culture_level: int | None = None, happiness_level: int | None = None) -> Position:
+    def tokens(
+        self,
+        seat: int,
+        *,
+        mood: int | None = None,
+        culture: int | None = None,
+        culture_level: int | None = None,
+        happiness_level: int | None = None,
+    ) -> Position:
         """Set levels and tokens (tokens are capped by the levels, as in play)."""
         p = self.state.pl[seat]
         if culture_level is not None:
             p.culture_level = culture_level
             p.levels_reached = [x for x in p.levels_reached if not x.startswith("culture")] + [
-                f"culture{v}" for v in (3, 5, 7) if v <= culture_level]
+                f"culture{v}" for v in (3, 5, 7) if v <= culture_level
+            ]
         if happiness_level is not None:
             p.happiness_level = happiness_level
             p.levels_reached = [x for x in p.levels_reached if not x.startswith("happiness")] + [
-                f"happiness{v}" for v in (3, 5, 7) if v <= happiness_level]
+                f"happiness{v}" for v in (3, 5, 7) if v <= happiness_level
+            ]
         if mood is not None:
             p.mood_tokens = mood
         if culture is not None:

@@ -148,8 +148,9 @@ def found_spaces(state: State, seat: int) -> list[str]:
 
 def found(state: State, seat: int, space: str) -> City:
     """Remove a settler and place a new neutral size-1 city."""
-    settler = next(u for u in state.units if u.owner == seat and u.kind == "settler" and u.space == space
-                   and u.carrier < 0)
+    settler = next(
+        u for u in state.units if u.owner == seat and u.kind == "settler" and u.space == space and u.carrier < 0
+    )
     state.units.remove(settler)
     city = City(state.new_id(), seat, space, city_named(state, seat))
     state.cities.append(city)
@@ -172,8 +173,9 @@ def _yields(p: Player, ter: str, port: bool) -> tuple[str, ...]:
     return ()
 
 
-def collect_spaces(state: State, seat: int, city: City, husbandry: bool,
-                   occ: Occupancy | None = None) -> list[tuple[str, tuple[str, ...]]]:
+def collect_spaces(
+    state: State, seat: int, city: City, husbandry: bool, occ: Occupancy | None = None
+) -> list[tuple[str, tuple[str, ...]]]:
     """Usable spaces with what each may yield (rules 8.3.1, D-24)."""
     p = state.pl[seat]
     port = "port" in city.pieces
@@ -199,8 +201,9 @@ def collect_spaces(state: State, seat: int, city: City, husbandry: bool,
     return out
 
 
-def collect_options(state: State, seat: int, city: City, husbandry: bool,
-                    occ: Occupancy | None = None) -> list[tuple[str, ...]]:
+def collect_options(
+    state: State, seat: int, city: City, husbandry: bool, occ: Occupancy | None = None
+) -> list[tuple[str, ...]]:
     """Every distinct maximal collection (sorted resource tuples).
 
     Decision: only collections of the largest possible number of resources are offered; taking

@@ -47,8 +47,15 @@ Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze s
 second part of the game."""
 
 GROUPS = {
-    "advance": "advances", "found": "found a city", "collect": "collect", "build": "build units",
-    "grow": "increase city size", "move": "move", "civic": "civic improvement", "done": "turn", "end": "turn",
+    "advance": "advances",
+    "found": "found a city",
+    "collect": "collect",
+    "build": "build units",
+    "grow": "increase city size",
+    "move": "move",
+    "civic": "civic improvement",
+    "done": "turn",
+    "end": "turn",
 }
 
 
@@ -156,23 +163,33 @@ class ClashGame(Game[State, Action]):
         names = self.seat_names(state)
         if state.pending:
             who = names[int(state.pending["seat"])]
-            what = {"orient": "to turn an explored region", "anchor": "to place an exploring ship",
-                    "barbarians": "to place Barbarians", "income": "to take trade route income",
-                    "free": "to choose a free advance", "dogma": "to choose Dogma's free advance",
-                    "raze": "to decide on razing a city", "first": "to choose the first player"}
+            what = {
+                "orient": "to turn an explored region",
+                "anchor": "to place an exploring ship",
+                "barbarians": "to place Barbarians",
+                "income": "to take trade route income",
+                "free": "to choose a free advance",
+                "dogma": "to choose Dogma's free advance",
+                "raze": "to decide on razing a city",
+                "first": "to choose the first player",
+            }
             return f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
-        return (f"Round {state.round}, turn {state.turn}: {names[state.active]} to play, "
-                f"{count(state.actions_left, 'action')} left.")
+        return (
+            f"Round {state.round}, turn {state.turn}: {names[state.active]} to play, "
+            f"{count(state.actions_left, 'action')} left."
+        )
 
     def status_lines(self, state: State, seat: Seat | None) -> list[str]:
         """Each player's resources, tokens, levels and points."""
         lines = []
         for p in state.pl:
             res = ", ".join(f"{n} {r}" for r, n in p.res.items())
-            lines.append(f"{TABLES.colours[p.seat]}: {res}; {count(p.mood_tokens, 'mood token')}, "
-                         f"{count(p.culture_tokens, 'culture token')}; culture level {p.culture_level}, "
-                         f"happiness level {p.happiness_level}; {count(len(p.advances), 'advance')}; "
-                         f"{show(halves(state, p.seat))} points")
+            lines.append(
+                f"{TABLES.colours[p.seat]}: {res}; {count(p.mood_tokens, 'mood token')}, "
+                f"{count(p.culture_tokens, 'culture token')}; culture level {p.culture_level}, "
+                f"happiness level {p.happiness_level}; {count(len(p.advances), 'advance')}; "
+                f"{show(halves(state, p.seat))} points"
+            )
         return lines
 
     def help_text(self) -> str:

@@ -65,7 +65,6 @@ def hostile(state: State, space: str, seat: int) -> bool:
     return foreign_units(state, space, seat) or (city is not None and city.owner != seat)
 
 
-
 def _groups(armies: int, settlers: int) -> Iterable[tuple[str, ...]]:
     for a in range(armies + 1):
         for s in range(settlers + 1):
@@ -121,8 +120,13 @@ def land_moves(state: State, seat: int, serial: int) -> list[Action]:
                 if g.count("army") > room:
                     continue
                 out.append(Action("move", src, dest, items=g))
-                if (roads and not aboard and (occ.own_city(src, seat) or occ.own_city(dest, seat))
-                        and ter in ("mountain", "forest") and p.res["ore"] + p.res["gold"] >= 1):
+                if (
+                    roads
+                    and not aboard
+                    and (occ.own_city(src, seat) or occ.own_city(dest, seat))
+                    and ter in ("mountain", "forest")
+                    and p.res["ore"] + p.res["gold"] >= 1
+                ):
                     out.append(Action("move", src, dest, items=g, flags=("ore",)))
         if roads and not aboard:
             out.extend(_road_moves(state, seat, src, groups, occ))
@@ -257,9 +261,16 @@ def _pick_land_units(state: State, seat: int, action: Action, serial: int) -> li
     """Decision: units of one kind on one space are interchangeable; the lowest ids move first."""
     aboard_src = terrain(state, action.space) == "sea"
     pool = sorted(
-        (u for u in state.units if u.owner == seat and u.space == action.space and u.kind != "ship"
-         and (u.carrier >= 0) == aboard_src and _free_land(state, u, serial)
-         and not (aboard_src and u.embarked == serial)),
+        (
+            u
+            for u in state.units
+            if u.owner == seat
+            and u.space == action.space
+            and u.kind != "ship"
+            and (u.carrier >= 0) == aboard_src
+            and _free_land(state, u, serial)
+            and not (aboard_src and u.embarked == serial)
+        ),
         key=lambda u: u.id,
     )
     chosen: list[Unit] = []
@@ -286,8 +297,16 @@ def apply_move(state: State, seat: int, action: Action) -> list[str]:
     if not revealed(state, dest):
         slot = slot_of(state, dest)
         opts = land_orientations(state, slot, dest)
-        state.pending = {"kind": "orient", "seat": seat, "slot": slot.id, "options": [int(o) for o in opts],
-                         "units": [u.id for u in units], "dest": dest, "mode": "land", "origin": action.space}
+        state.pending = {
+            "kind": "orient",
+            "seat": seat,
+            "slot": slot.id,
+            "options": [int(o) for o in opts],
+            "units": [u.id for u in units],
+            "dest": dest,
+            "mode": "land",
+            "origin": action.space,
+        }
         if len(opts) == 1:
             return finish_orientation(state, opts[0])
         return ["reveals a region; choose how to turn it"]
@@ -307,8 +326,9 @@ def apply_move(state: State, seat: int, action: Action) -> list[str]:
 
 
 def _embark(state: State, seat: int, units: list[Unit], dest: str, serial: int) -> None:
-    ships = sorted((u for u in state.units if u.space == dest and u.owner == seat and u.kind == "ship"),
-                   key=lambda u: u.number)
+    ships = sorted(
+        (u for u in state.units if u.space == dest and u.owner == seat and u.kind == "ship"), key=lambda u: u.number
+    )
     for u in units:
         for s in ships:
             if sum(1 for c in state.units if c.carrier == s.id) < LIMITS["cargo"]:
@@ -364,9 +384,17 @@ def _move_ships(state: State, seat: int, action: Action, serial: int) -> list[st
     else:
         group = sea_group(state, action.space)
         opts, enters = ship_orientations(state, slot, group)
-    state.pending = {"kind": "orient", "seat": seat, "slot": slot.id, "options": [int(o) for o in opts],
-                     "units": [s.id for s in ships], "dest": dest, "mode": "ship" if enters else "ship_back",
-                     "origin": action.space, "group": sorted(group)}
+    state.pending = {
+        "kind": "orient",
+        "seat": seat,
+        "slot": slot.id,
+        "options": [int(o) for o in opts],
+        "units": [s.id for s in ships],
+        "dest": dest,
+        "mode": "ship" if enters else "ship_back",
+        "origin": action.space,
+        "group": sorted(group),
+    }
     for s in ships:
         s.moved = serial
     if len(opts) == 1:
@@ -395,8 +423,13 @@ def finish_orientation(state: State, rotated: bool) -> list[str]:
         if len(landing) == 1:
             _place_ships(state, units, landing[0], serial)
         else:
-            state.pending = {"kind": "anchor", "seat": seat, "options": landing, "units": pend["units"],
-                             "slot": slot.id}
+            state.pending = {
+                "kind": "anchor",
+                "seat": seat,
+                "options": landing,
+                "units": pend["units"],
+                "slot": slot.id,
+            }
             return lines
     else:
         lines.append("the ship returns to where it started")
@@ -420,8 +453,14 @@ def barbarians_from_exploration(state: State, seat: int, slot_id: str, entered: 
     slot = next(s for s in state.slots if s.id == slot_id)
     if slot.tile.startswith("start:") or not TABLES.tiles[slot.tile].barbarians:
         return []
-    spaces = sorted(h for h in slot.hexes if state.terrain[h] == "fertile" and h != entered
-                    and state.city_at(h) is None and not any(u.space == h for u in state.units))
+    spaces = sorted(
+        h
+        for h in slot.hexes
+        if state.terrain[h] == "fertile"
+        and h != entered
+        and state.city_at(h) is None
+        and not any(u.space == h for u in state.units)
+    )
     settlements = sum(1 for c in state.cities if c.owner == BARBARIAN)
     if not spaces or settlements >= LIMITS["barbarian_settlement"]:
         return []  # D-16: impossible steps are skipped.

@@ -102,8 +102,11 @@ def turn_options(state: State, seat: int) -> list[Action]:
             base = collect_options(state, seat, c, False, occ)
             for items in base:
                 out.append(Action("collect", space=c.space, items=items))
-            if ("husbandry" in p.advances and "husbandry" not in p.used
-                    and p.res["food"] + p.res["gold"] >= husbandry_cost(p)):
+            if (
+                "husbandry" in p.advances
+                and "husbandry" not in p.used
+                and p.res["food"] + p.res["gold"] >= husbandry_cost(p)
+            ):
                 for items in collect_options(state, seat, c, True, occ):
                     if items not in base:
                         out.append(Action("collect", space=c.space, items=items, flags=("husbandry",)))
@@ -131,8 +134,11 @@ def turn_options(state: State, seat: int) -> list[Action]:
             out.append(Action("taxes"))
         if "civil_liberties" in p.advances:
             out.append(Action("liberties"))
-        if ("cartography" in p.advances and "cartography" not in p.used
-                and any(u.owner == seat and u.kind == "ship" for u in state.units)):
+        if (
+            "cartography" in p.advances
+            and "cartography" not in p.used
+            and any(u.owner == seat and u.kind == "ship" for u in state.units)
+        ):
             out.append(Action("cartography"))
     if "absolute_power" in p.advances and "absolute_power" not in p.used and p.mood_tokens >= 2:
         out.append(Action("absolute"))
@@ -150,14 +156,18 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
     """Why ``action`` is not legal, in words a player understands (no hidden information)."""
     if not isinstance(action, Action):
         return "That is not a Clash of Cultures move."
-    if state.pending and int(state.pending["seat"]) == seat and action.kind not in (
-        "orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first"
+    if (
+        state.pending
+        and int(state.pending["seat"]) == seat
+        and action.kind not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first")
     ):
         return "First finish the open choice. Type `moves` to see it."
     if action.kind == "move" and action.to and revealed(state, action.to) and hostile(state, action.to, seat):
         return BATTLE_REFUSAL
-    if action.kind != "end" and state.actions_left < 1 and action.kind in (
-        "advance", "found", "build", "grow", "taxes", "liberties", "cartography"
+    if (
+        action.kind != "end"
+        and state.actions_left < 1
+        and action.kind in ("advance", "found", "build", "grow", "taxes", "liberties", "cartography")
     ):
         return "You have no action left this turn; type `end` to end your turn."
     if action.kind == "advance" and action.name in TABLES.advances:
@@ -165,8 +175,10 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
         if action.name in p.advances:
             return f"You already own {TABLES.advances[action.name].name}."
         if not eligible(p, action.name):
-            return f"You may not take {TABLES.advances[action.name].name} yet: check its category's first advance, " \
-                   "its prerequisite and, for a government, its gateway advance."
+            return (
+                f"You may not take {TABLES.advances[action.name].name} yet: check its category's first advance, "
+                "its prerequisite and, for a government, its gateway advance."
+            )
         return f"You cannot pay for {TABLES.advances[action.name].name}."
     return "That move is not legal right now. Type `moves` to see what you can do."
 
@@ -187,8 +199,9 @@ def explain(state: State, seat: int, text: str) -> str:
                 return illegal_reason(state, seat, Action("advance", name=adv))
         return ""
     if verb == "move" and len(words) >= 3:
-        dest = next((w for w in words[1:] if len(w) >= 2 and w[0].isalpha() and w[1:].isdigit()
-                     and w in state.terrain), "")
+        dest = next(
+            (w for w in words[1:] if len(w) >= 2 and w[0].isalpha() and w[1:].isdigit() and w in state.terrain), ""
+        )
         spaces = [w for w in words[1:] if len(w) >= 2 and w[0].isalpha() and w[1:].isdigit()]
         if len(spaces) >= 2:
             dest = spaces[1]

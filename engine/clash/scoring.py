@@ -46,8 +46,7 @@ def rank_key(state: State, seat: int) -> tuple[int, ...]:
     """Total, then the Pyramids owner (D-20), then pieces, advances, wonders, objectives, events."""
     b = breakdown(state, seat)
     pyramids = any(c.owner == seat and c.wonder == "pyramids" for c in state.cities)
-    return (halves(state, seat), int(pyramids), b["pieces"], b["advances"], b["wonders"], b["objectives"],
-            b["events"])
+    return (halves(state, seat), int(pyramids), b["pieces"], b["advances"], b["wonders"], b["objectives"], b["events"])
 
 
 def outcome(state: State) -> Outcome:
@@ -65,5 +64,9 @@ def outcome(state: State) -> Outcome:
         names[s]: {k: show(v) for k, v in breakdown(state, s).items()} | {"total": show(halves(state, s))}
         for s in range(state.players)
     }
-    return Outcome(scores={s: halves(state, s) // 2 for s in range(state.players)}, ranking=tuple(tiers),
-                   reason=reason, details=details)
+    return Outcome(
+        scores={s: halves(state, s) // 2 for s in range(state.players)},
+        ranking=tuple(tiers),
+        reason=reason,
+        details=details,
+    )

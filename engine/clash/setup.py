@@ -24,7 +24,7 @@ NOT_YET = {
     "wonderful_end": "A Wonderful End needs the wonders, which arrive with the second part of Clash of Cultures.",
     "no_events": "The event variants need the event deck, which arrives with the second part of Clash of Cultures.",
     "optional_events": "The event variants need the event deck, which arrives with the second part of Clash of "
-                       "Cultures.",
+    "Cultures.",
 }
 
 
@@ -59,16 +59,24 @@ def initial_state(seed: int, players: int, options: Mapping[str, Any] | None = N
     for i, sd in enumerate(regular):
         slots.append(Slot(sd.id, list(sd.hexes), tiles[i]))
     homes = {sid: seat for seat, sid in enumerate(layout.homes)}
-    home_slots = [Slot(sd.id, list(sd.hexes), "start:" + sd.home_side, home=homes[sd.id])
-                  for sd in layout.slots if sd.home_side]
+    home_slots = [
+        Slot(sd.id, list(sd.hexes), "start:" + sd.home_side, home=homes[sd.id]) for sd in layout.slots if sd.home_side
+    ]
     home_slots.sort(key=lambda s: s.home)
     slots = home_slots + slots
     wonders = list(TABLES.wonders)
     rng.shuffle(wonders)
     start = dict(RULES["start"])
-    state = State(players=players, options=opts, slots=slots, cities=[], units=[],
-                  pl=[Player(seat=s, res=dict(start), advances=list(TABLES.start_advances)) for s in range(players)],
-                  rng=rng, wonder_deck=wonders)
+    state = State(
+        players=players,
+        options=opts,
+        slots=slots,
+        cities=[],
+        units=[],
+        pl=[Player(seat=s, res=dict(start), advances=list(TABLES.start_advances)) for s in range(players)],
+        rng=rng,
+        wonder_deck=wonders,
+    )
     for s in home_slots:
         reveal(state, s, False)
         capital = s.hexes[0]

@@ -192,8 +192,19 @@ class State:
                 for c in self.cities
             ],
             units=[
-                Unit(u.id, u.owner, u.kind, u.space, u.carrier, u.number, u.moved, u.embarked, u.stopped, u.forest,
-                     u.fought)
+                Unit(
+                    u.id,
+                    u.owner,
+                    u.kind,
+                    u.space,
+                    u.carrier,
+                    u.number,
+                    u.moved,
+                    u.embarked,
+                    u.stopped,
+                    u.forest,
+                    u.fought,
+                )
                 for u in self.units
             ],
             pl=[_copy_player(p) for p in self.pl],
@@ -224,9 +235,22 @@ class State:
 
 def _copy_player(p: Player) -> Player:
     return Player(
-        p.seat, dict(p.res), p.mood_tokens, p.culture_tokens, p.culture_level, p.happiness_level,
-        list(p.advances), list(p.used), p.collects, p.free_economy, p.forced_labor, p.writing_cards,
-        p.event_halves, list(p.objectives), list(p.levels_reached), p.start_space,
+        p.seat,
+        dict(p.res),
+        p.mood_tokens,
+        p.culture_tokens,
+        p.culture_level,
+        p.happiness_level,
+        list(p.advances),
+        list(p.used),
+        p.collects,
+        p.free_economy,
+        p.forced_labor,
+        p.writing_cards,
+        p.event_halves,
+        list(p.objectives),
+        list(p.levels_reached),
+        p.start_space,
     )
 
 

@@ -71,8 +71,7 @@ def start_turn(state: State) -> list[Event]:
                 roll = state.rng.randint(1, 6)
                 if roll <= top:
                     end_game(state, f"the end die showed {roll} in round {rnd}, turn {trn}")
-                    return [public(f"{colour(seat)} rolls {roll} for the end of the game: the game ends now.",
-                                   "end")]
+                    return [public(f"{colour(seat)} rolls {roll} for the end of the game: the game ends now.", "end")]
                 events.append(public(f"{colour(seat)} rolls {roll} for the end of the game: play goes on.", "roll"))
     if "trade_routes" in p.advances:
         n = route_count(state, seat)
@@ -124,8 +123,11 @@ def start_status(state: State) -> list[Event]:
     events = [public(f"Round {state.round} ends: status phase.", "status")]
     no_city = [s for s in range(state.players) if not state.cities_of(s)]
     if state.round >= last_round(state) or no_city:
-        why = (f"{join_words(colour(s) for s in no_city)} {'has' if len(no_city) == 1 else 'have'} no city left"
-               if no_city else f"round {state.round} was the last")
+        why = (
+            f"{join_words(colour(s) for s in no_city)} {'has' if len(no_city) == 1 else 'have'} no city left"
+            if no_city
+            else f"round {state.round} was the last"
+        )
         end_game(state, why)
         events.append(public(f"The game ends: {why}.", "end"))
         return events
@@ -277,8 +279,9 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         collect(state, seat, city, action.items)
         dropped = finish_activation(city)
         state.changed.append(city.space)
-        events.append(public(f"{me} collects {_items(action.items)} in {city.name}" + _drop(dropped, city) + ".",
-                             "collect"))
+        events.append(
+            public(f"{me} collects {_items(action.items)} in {city.name}" + _drop(dropped, city) + ".", "collect")
+        )
     elif kind == "build":
         state.actions_left -= 1
         city = city_at(state, action.space)
@@ -286,8 +289,9 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         build(state, seat, city, action.items, "draft" in action.flags, token)
         dropped = finish_activation(city)
         state.changed.append(city.space)
-        events.append(public(f"{me} builds {_units(action.items)} in {city.name}" + _drop(dropped, city) + ".",
-                             "build"))
+        events.append(
+            public(f"{me} builds {_units(action.items)} in {city.name}" + _drop(dropped, city) + ".", "build")
+        )
     elif kind == "grow":
         state.actions_left -= 1
         city = city_at(state, action.space)
@@ -312,8 +316,9 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
     elif kind == "move":
         lines = apply_move(state, seat, action)
         what = _units(action.items) if not action.items[0].startswith("ship") else join_words(action.items)
-        events.append(public(f"{me} moves {what} from {action.space.upper()} to {action.to.upper()}" + _tail(lines)
-                             + ".", "move"))
+        events.append(
+            public(f"{me} moves {what} from {action.space.upper()} to {action.to.upper()}" + _tail(lines) + ".", "move")
+        )
     elif kind == "taxes":
         state.actions_left -= 1
         p.used.append("taxes")
@@ -331,8 +336,7 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         n = cartography_regions(state, seat)
         c = gain_culture(p, n)
         i = gain(p, "ideas", n)
-        events.append(public(f"{me} uses Cartography: {count(c, 'culture token')} and {count(i, 'idea')}.",
-                             "ability"))
+        events.append(public(f"{me} uses Cartography: {count(c, 'culture token')} and {count(i, 'idea')}.", "ability"))
     elif kind == "absolute":
         p.used.append("absolute_power")
         p.mood_tokens -= 2
@@ -367,8 +371,11 @@ def cartography_regions(state: State, seat: int) -> int:
 def dogma_options(state: State, seat: int) -> list[Action]:
     """Free Theocracy advances Dogma grants for a new Temple."""
     p = state.pl[seat]
-    return [Action("advance", name=a) for a in TABLES.by_category["theocracy"] if eligible(p, a)
-            and payment(state, p, a, True) is not None]
+    return [
+        Action("advance", name=a)
+        for a in TABLES.by_category["theocracy"]
+        if eligible(p, a) and payment(state, p, a, True) is not None
+    ]
 
 
 def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
@@ -395,8 +402,9 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
     elif kind in ("free", "dogma"):
         state.pending = {}
         lines = acquire(state, seat, action.name, action.items, free=True)
-        events.append(public(f"{me} takes {ADVANCES[action.name].name} as a free advance" + _tail(lines) + ".",
-                             "advance"))
+        events.append(
+            public(f"{me} takes {ADVANCES[action.name].name} as a free advance" + _tail(lines) + ".", "advance")
+        )
         events.extend(_after_levels(state, seat))
         if kind == "free":
             events.extend(run_status(state))

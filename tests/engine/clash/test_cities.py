@@ -157,8 +157,9 @@ def test_grow_rules_and_effects() -> None:
     pos.advances(0, "writing", "myths").give(0, food=2, ore=2, wood=2).tokens(0, culture_level=1, happiness_level=1)
     pos.turn(0)
     grows = [m for m in pos.moves(0) if m.startswith("grow athens")]
-    assert grows == ["grow athens temple mood", "grow athens temple culture", "grow athens academy"] or \
-        sorted(grows) == sorted(["grow athens temple mood", "grow athens temple culture", "grow athens academy"])
+    assert grows == ["grow athens temple mood", "grow athens temple culture", "grow athens academy"] or sorted(
+        grows
+    ) == sorted(["grow athens temple mood", "grow athens temple culture", "grow athens academy"])
     pos.play(0, "grow athens academy")
     assert pos.state.pl[0].res["ideas"] == 2
     assert pos.state.city_at("d2").size == 2  # type: ignore[union-attr]

@@ -38,8 +38,10 @@ def test_layouts(players: int, slots: int, ring: int) -> None:
 
 
 def test_home_capitals_follow_the_spec() -> None:
-    capitals = {n: [next(s for s in TABLES.layouts[n].slots if s.id == h).hexes[0] for h in TABLES.layouts[n].homes]
-                for n in (2, 3, 4)}
+    capitals = {
+        n: [next(s for s in TABLES.layouts[n].slots if s.id == h).hexes[0] for h in TABLES.layouts[n].homes]
+        for n in (2, 3, 4)
+    }
     assert capitals == {2: ["d2", "d7"], 3: ["e4", "b7", "g8"], 4: ["c2", "i2", "i8", "c8"]}
 
 
@@ -47,15 +49,34 @@ def test_forty_eight_advances_in_twelve_categories() -> None:
     assert len(TABLES.advances) == 48
     assert len(TABLES.categories) == 12 and all(len(v) == 4 for v in TABLES.by_category.values())
     firsts = [v[0] for v in TABLES.by_category.values()]
-    assert firsts == ["farming", "mining", "fishing", "writing", "tactics", "myths", "bartering", "arts", "math",
-                      "voting", "nationalism", "dogma"]
+    assert firsts == [
+        "farming",
+        "mining",
+        "fishing",
+        "writing",
+        "tactics",
+        "myths",
+        "bartering",
+        "arts",
+        "math",
+        "voting",
+        "nationalism",
+        "dogma",
+    ]
     borders = Counter(a.border for a in TABLES.advances.values())
     assert borders == {"happiness": 13, "culture": 14, "": 21}
     assert {a.id: a.prereq for a in TABLES.advances.values() if a.prereq} == {"roads": "engineering"}
     assert {a.id: a.gateway for a in TABLES.advances.values() if a.gateway} == {
-        "voting": "philosophy", "nationalism": "draft", "dogma": "state_religion"}
+        "voting": "philosophy",
+        "nationalism": "draft",
+        "dogma": "state_religion",
+    }
     assert {a.unlocks: a.id for a in TABLES.advances.values() if a.unlocks} == {
-        "port": "fishing", "academy": "writing", "fortress": "tactics", "temple": "myths"}
+        "port": "fishing",
+        "academy": "writing",
+        "fortress": "tactics",
+        "temple": "myths",
+    }
     assert TABLES.governments == ("democracy", "autocracy", "theocracy")
 
 
@@ -71,10 +92,22 @@ def test_bad_data_is_rejected() -> None:
     adv = read_json("advances.json")
     adv["advances"][1]["border"] = "purple"
     with pytest.raises(ValueError, match="border"):
-        build_tables(read_json("tiles.json"), read_json("layouts.json"), adv, read_json("rules.json"),
-                     read_json("wonders.json"), read_json("names.json"))
+        build_tables(
+            read_json("tiles.json"),
+            read_json("layouts.json"),
+            adv,
+            read_json("rules.json"),
+            read_json("wonders.json"),
+            read_json("names.json"),
+        )
     tiles = read_json("tiles.json")
     tiles["regular"][0]["terrain"] = ["sea", "lava", "sea", "sea"]
     with pytest.raises(ValueError, match="terrain"):
-        build_tables(tiles, read_json("layouts.json"), read_json("advances.json"), read_json("rules.json"),
-                     read_json("wonders.json"), read_json("names.json"))
+        build_tables(
+            tiles,
+            read_json("layouts.json"),
+            read_json("advances.json"),
+            read_json("rules.json"),
+            read_json("wonders.json"),
+            read_json("names.json"),
+        )

@@ -128,8 +128,7 @@ def test_cc_ex_07_navigation() -> None:
     assert ship_moves == []  # its sea group is {A3} alone: without Navigation it cannot move
     pos.advances(0, "navigation")
     around = sorted(m for m in pos.moves(0) if m.startswith("move ship1") and m.endswith("around"))
-    assert around == ["move ship1 b4 around", "move ship1 d4 around", "move ship1 e4 around",
-                      "move ship1 f3 around"]
+    assert around == ["move ship1 b4 around", "move ship1 d4 around", "move ship1 e4 around", "move ship1 f3 around"]
     pos.play(0, "move ship1 e4 around")
     assert next(u for u in pos.state.units if u.kind == "ship").space == "e4"
 

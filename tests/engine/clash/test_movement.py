@@ -95,8 +95,11 @@ def test_cc_ex_09_roads_two_groups() -> None:
     moves = pos.moves(0)
     assert "move d2 f2 army army settler ore road" in moves
     assert "move d2 f2 army army settler road" not in moves  # without the Ore the Mountain stops it
-    plain_road = [m for m in moves if m.startswith("move d2 ") and m.endswith(" settler road")
-                  and "army" not in m and " f2 " not in m]
+    plain_road = [
+        m
+        for m in moves
+        if m.startswith("move d2 ") and m.endswith(" settler road") and "army" not in m and " f2 " not in m
+    ]
     assert plain_road
     pos.play(0, plain_road[0])
     pos.play(0, "move d2 f2 army army settler ore road")

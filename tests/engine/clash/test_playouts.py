@@ -60,8 +60,7 @@ def invariants(s: State) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_complete_games(players: int, seed: int) -> None:
-    result = random_playout(GAME, seed, players, invariants=invariants, check_notation=2,
-                            check_dump_every=7)
+    result = random_playout(GAME, seed, players, invariants=invariants, check_notation=2, check_dump_every=7)
     assert result.over
     out = GAME.outcome(result.state)
     assert out is not None and out.ranking
@@ -87,17 +86,39 @@ def test_automatic_players_develop() -> None:
 
 def _pool(s: State) -> list[Action]:
     spaces = ["d2", "c4", "zz", "a1", "", "k99"] + [c.space for c in s.cities]
-    kinds = ["advance", "found", "collect", "build", "grow", "move", "civic", "orient", "raze", "first", "income",
-             "bogus", "end", "done", "taxes"]
+    kinds = [
+        "advance",
+        "found",
+        "collect",
+        "build",
+        "grow",
+        "move",
+        "civic",
+        "orient",
+        "raze",
+        "first",
+        "income",
+        "bogus",
+        "end",
+        "done",
+        "taxes",
+    ]
     out = []
     rng = Rng.from_seed(len(s.units))
     for _ in range(60):
-        out.append(Action(
-            kind=rng.choice(kinds), space=rng.choice(spaces), to=rng.choice(spaces),
-            name=rng.choice(["storage", "temple", "port", "base", "turned", "nonsense", ""]),
-            items=tuple(rng.choice(["food", "army", "ship1", "settler", "ship9", "x"]) for _ in range(rng.below(4))),
-            flags=tuple(rng.choice(["road", "ore", "draft", "voting", "zzz"]) for _ in range(rng.below(2))),
-            n=rng.randint(-1, 9)))
+        out.append(
+            Action(
+                kind=rng.choice(kinds),
+                space=rng.choice(spaces),
+                to=rng.choice(spaces),
+                name=rng.choice(["storage", "temple", "port", "base", "turned", "nonsense", ""]),
+                items=tuple(
+                    rng.choice(["food", "army", "ship1", "settler", "ship9", "x"]) for _ in range(rng.below(4))
+                ),
+                flags=tuple(rng.choice(["road", "ore", "draft", "voting", "zzz"]) for _ in range(rng.below(2))),
+                n=rng.randint(-1, 9),
+            )
+        )
     return out
 
 

@@ -194,8 +194,13 @@ def test_cc_ex_12_trade_routes() -> None:
 
     # One settler next to each foreign city, far from the others.
     for target in ("b7", "g8", "b4"):
-        spot = next(h for h in near(target) if pos.state.terrain[h] != "sea" and not pos.state.city_at(h)
-                    and all(h not in near(o) for o in ("b7", "g8", "b4") if o != target))
+        spot = next(
+            h
+            for h in near(target)
+            if pos.state.terrain[h] != "sea"
+            and not pos.state.city_at(h)
+            and all(h not in near(o) for o in ("b7", "g8", "b4") if o != target)
+        )
         pos.units(0, spot, settler=1)
     pos.give(0, food=0).turn(0)
     assert pos.state.pl[0].res["food"] == 3

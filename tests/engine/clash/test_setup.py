@@ -8,8 +8,9 @@ from engine.clash.builder import GAME
 from engine.core.errors import InvalidOptions
 
 
-@pytest.mark.parametrize(("players", "capitals"), [(2, ["d2", "d7"]), (3, ["e4", "b7", "g8"]),
-                                                   (4, ["c2", "i2", "i8", "c8"])])
+@pytest.mark.parametrize(
+    ("players", "capitals"), [(2, ["d2", "d7"]), (3, ["e4", "b7", "g8"]), (4, ["c2", "i2", "i8", "c8"])]
+)
 def test_starting_state(players: int, capitals: list[str]) -> None:
     s = GAME.new_game(5, players)
     assert [c.space for c in s.cities] == capitals
@@ -55,14 +56,17 @@ def test_four_round_game_setup() -> None:
     assert sum(1 for u in s.units if u.owner == 0 and u.kind == "settler") == 2
 
 
-@pytest.mark.parametrize(("players", "options", "message"), [
-    (1, {}, "2, 3 or 4"),
-    (5, {}, "2, 3 or 4"),
-    (2, {"wonders": True}, "Unknown option"),
-    (2, {"four_rounds": "yes"}, "true or false"),
-    (2, {"wonderful_end": True}, "wonders"),
-    (2, {"four_rounds": True, "variable_end": True}, "either"),
-])
+@pytest.mark.parametrize(
+    ("players", "options", "message"),
+    [
+        (1, {}, "2, 3 or 4"),
+        (5, {}, "2, 3 or 4"),
+        (2, {"wonders": True}, "Unknown option"),
+        (2, {"four_rounds": "yes"}, "true or false"),
+        (2, {"wonderful_end": True}, "wonders"),
+        (2, {"four_rounds": True, "variable_end": True}, "either"),
+    ],
+)
 def test_bad_options_are_refused(players: int, options: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidOptions, match=message):
         GAME.new_game(1, players, options)
