@@ -19,7 +19,7 @@ Notation (matched leniently by :mod:`engine.core.notation`; cities by name, spac
 * ``done`` (close a Move or Civic Improvement action), ``end`` (end the turn)
 * ``taxes``, ``liberties``, ``cartography``, ``absolute``, ``forced``, ``theater culture``/``theater mood``
 * choices: ``orient base``/``orient turned``, ``barbarians g3``, ``anchor d5``,
-  ``income food 2 gold 1``, ``raze sparta``/``no raze``, ``first blue``
+  ``income food 2 gold 1``, ``raze sparta``/``no raze``, ``first blue``, ``reserve pyramids``
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ VERBS = (
     "raze",
     "no",
     "first",
+    "reserve",
 )
 
 

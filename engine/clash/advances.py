@@ -110,9 +110,13 @@ def acquire(state: State, seat: int, adv: str, keep: tuple[str, ...], free: bool
     elif adv == "dogma":
         clamp(p)
     elif adv in ("engineering", "monuments"):
-        # Decision: revealing (and Monuments' reservation of) a wonder comes with the wonders of the
-        # second part; the hook records the due reveal.
-        state.card_log.append([seat, f"reveal-wonder:{adv}"])
+        # Rules 15: the top wonder card is turned face up (building wonders comes with the second part).
+        if state.wonder_deck:
+            wonder = state.wonder_deck.pop(0)
+            state.revealed_wonders.append(wonder)
+            lines.append(f"reveals the wonder {TABLES.wonders[wonder].name}")
+        if adv == "monuments" and reservable(state):
+            state.pending = {"kind": "reserve", "seat": seat}
     # Triggers of other owned advances.
     if a.category == "science" and adv != "philosophy" and "philosophy" in p.advances:
         gain(p, "ideas", 1)
@@ -129,3 +133,8 @@ def acquire(state: State, seat: int, adv: str, keep: tuple[str, ...], free: bool
         p.writing_cards = True
         state.card_log.append([seat, "writing"])
     return lines
+
+
+def reservable(state: State) -> list[str]:
+    """Revealed wonders nobody has reserved (Monuments, rules 15)."""
+    return [w for w in state.revealed_wonders if w not in state.reserved]

@@ -112,8 +112,10 @@ class ClashGame(Game[State, Action]):
         return state.clone()
 
     def reveals_hidden(self, before: State, after: State, seat: Seat, action: Action) -> bool:
-        """Revealing a face-down region shows what nobody knew."""
-        return sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots)
+        """Revealing a face-down region or a wonder card shows what nobody knew."""
+        return sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots) or len(
+            after.revealed_wonders
+        ) != len(before.revealed_wonders)
 
     def parse(self, state: State, seat: Seat, text_: str) -> Action:
         """As the base parse, but a refused move of a known kind says why (``explain``)."""
@@ -172,6 +174,7 @@ class ClashGame(Game[State, Action]):
                 "dogma": "to choose Dogma's free advance",
                 "raze": "to decide on razing a city",
                 "first": "to choose the first player",
+                "reserve": "to reserve a wonder with Monuments",
             }
             return f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
         return (

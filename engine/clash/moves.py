@@ -8,7 +8,7 @@ carrying-out code can trust what it gets.
 from __future__ import annotations
 
 from engine.clash.actions import Action
-from engine.clash.advances import eligible, payment, switch_options
+from engine.clash.advances import eligible, payment, reservable, switch_options
 from engine.clash.board import revealed
 from engine.clash.cities import (
     Occupancy,
@@ -58,6 +58,8 @@ def pending_options(state: State) -> list[Action]:
         return free_advance_options(state, seat)
     if kind == "dogma":
         return dogma_options(state, seat)
+    if kind == "reserve":
+        return [Action("reserve", name=w) for w in reservable(state)]
     if kind == "raze":
         return [Action("raze", space=c.space) for c in raze_options(state, seat)] + [Action("keep")]
     if kind == "first":

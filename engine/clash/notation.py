@@ -48,6 +48,8 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
         return f"income food {total - a.n} gold {a.n}"
     if k == "raze":
         return f"raze {city}"
+    if k == "reserve":
+        return f"reserve {a.name.replace('_', '-')}"
     if k == "keep":
         return "no raze"
     if k == "first":

@@ -121,6 +121,8 @@ class State:
     exhausted: list[str] = field(default_factory=list)
     wonder_deck: list[str] = field(default_factory=list)
     revealed_wonders: list[str] = field(default_factory=list)
+    reserved: dict[str, int] = field(default_factory=dict)
+    """Monuments reservations: wonder -> seat (public, D-37)."""
     round: int = 1
     turn: int = 1
     first: int = 0
@@ -213,6 +215,7 @@ class State:
             exhausted=list(self.exhausted),
             wonder_deck=list(self.wonder_deck),
             revealed_wonders=list(self.revealed_wonders),
+            reserved=dict(self.reserved),
             round=self.round,
             turn=self.turn,
             first=self.first,

@@ -408,6 +408,12 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
         events.extend(_after_levels(state, seat))
         if kind == "free":
             events.extend(run_status(state))
+    elif kind == "reserve":
+        state.pending = {}
+        state.reserved[action.name] = seat
+        events.append(public(f"{me} reserves {TABLES.wonders[action.name].name} with Monuments.", "wonder"))
+        if state.phase == "status":
+            events.extend(run_status(state))
     elif kind == "raze":
         state.pending = {}
         if action.kind == "raze":

@@ -83,4 +83,5 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "changed": sorted(set(state.changed)),
         "viewer": seat,
         "revealed_wonders": list(state.revealed_wonders),
+        "reserved": dict(state.reserved),
     }

@@ -204,3 +204,19 @@ def test_cc_ex_10_cartography() -> None:
     p = pos.state.pl[0]
     assert (p.culture_tokens, p.res["ideas"]) == (3, 3)
     assert "cartography" not in pos.moves(0)
+
+
+def test_engineering_and_monuments_reveal_wonders_and_monuments_reserves() -> None:
+    pos = _pos().advances(0, "arts").give(0, food=4).turn(0)
+    deck = list(pos.state.wonder_deck)
+    pos.play(0, "advance engineering")
+    assert pos.state.revealed_wonders == deck[:1]
+    pos.play(0, "advance monuments")
+    assert pos.state.revealed_wonders == deck[:2]
+    assert pos.state.pending == {"kind": "reserve", "seat": 0}
+    choice = pos.moves(0)
+    assert len(choice) == 2
+    pos.play(0, choice[1])
+    assert pos.state.reserved == {deck[1]: 0}
+    view = pos.state
+    assert view.pending == {}
