@@ -15,7 +15,7 @@ from engine.core.text import count
 from engine.mare_nostrum.actions import Action
 from engine.mare_nostrum.board import blocked, has, in_supply, neighbours, units_at
 from engine.mare_nostrum.commerce import card_words, name
-from engine.mare_nostrum.data import BASE_COST, CARDS, CIV_DATA, GOODS, PROVINCES, TAX, province_name
+from engine.mare_nostrum.data import ADVANCED_POINTS, BASE_COST, CARDS, CIV_DATA, GOODS, PROVINCES, TAX, province_name
 from engine.mare_nostrum.setup import zone
 from engine.mare_nostrum.state import State, Unit, add, total
 
@@ -362,7 +362,7 @@ def apply_setup_buy(s: State, civ: str, a: Action) -> list[Event]:
     if a.kind == "done":
         info["queue"].pop(0)
         left = info["points"]
-        info["points"] = 33
+        info["points"] = ADVANCED_POINTS - BASE_COST["influence"]
         return [public(f"{name(civ)} finishes the setup" + (f" ({count(left, 'point')} unused)." if left else "."),
                        "setup")]
     item = a.args[0]
