@@ -90,7 +90,8 @@ def initial_state(seed: int, players: int, options: Mapping[str, Any] | None) ->
         for civ in seats:
             cap = CIV_DATA[civ].capital
             s.provs[cap].owner = civ
-        s.pending["setup"] = {"mode": "advanced", "queue": list(order), "points": ADVANCED_POINTS - 3}  # AD-29: the capital marker costs 3
+        # AD-29: the capital marker is mandatory and costs 3 of the 36 points.
+        s.pending["setup"] = {"mode": "advanced", "queue": list(order), "points": ADVANCED_POINTS - 3}
     s.phase = "setup"
     return s
 
