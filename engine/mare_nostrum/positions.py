@@ -161,6 +161,20 @@ class Position:
         s.done = []
         return self
 
+    def build_phase(self, done: tuple[str, ...] = ()) -> Position:
+        """The build phase has begun: the Political Leader names who builds next."""
+        s = self.state
+        s.trade, s.pending, s.phase, s.active = None, {}, "build", ""
+        s.done = list(done)
+        return self
+
+    def military_phase(self, done: tuple[str, ...] = ()) -> Position:
+        """The military phase has begun: the Military Leader names who moves next."""
+        s = self.state
+        s.trade, s.pending, s.phase, s.active = None, {}, "military", ""
+        s.done = list(done)
+        return self
+
     def military_turn(self, civ: str, done: tuple[str, ...] = ()) -> Position:
         """It is ``civ``'s military turn."""
         s = self.state
