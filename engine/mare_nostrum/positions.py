@@ -166,6 +166,7 @@ class Position:
         s = self.state
         s.trade, s.pending, s.phase, s.active = None, {}, "build", ""
         s.done = list(done)
+        settle(s)
         return self
 
     def military_phase(self, done: tuple[str, ...] = ()) -> Position:
@@ -173,6 +174,7 @@ class Position:
         s = self.state
         s.trade, s.pending, s.phase, s.active = None, {}, "military", ""
         s.done = list(done)
+        settle(s)
         return self
 
     def military_turn(self, civ: str, done: tuple[str, ...] = ()) -> Position:
