@@ -310,14 +310,13 @@ def _classes(pool: list[Unit]) -> list[tuple[str, str]]:
 
 def settle_losses(s: State) -> list[Event]:
     """Apply every loss with no real choice (all units alike, or all must go; neutrals lose
-    legions first, AD-45); stop at the first side that must choose."""
+    legions first, AD-45); the sides that must choose are asked one after the other."""
     events: list[Event] = []
     queue: list[dict[str, Any]] = s.pending.get("losses", [])
-    while queue:
-        entry = queue[0]
+    for entry in list(queue):
         pool = loss_pool(s, entry)
         if entry["hits"] <= 0 or not pool:
-            queue.pop(0)
+            queue.remove(entry)
             continue
         if entry["hits"] >= len(pool) or len(_classes(pool)) == 1 or not s.is_player(entry["civ"]):
             pool.sort(key=lambda u: u.kind != "legion")
@@ -328,8 +327,8 @@ def settle_losses(s: State) -> list[Event]:
             events.append(public(f"{name(entry['civ'])} loses " + join_words(
                 x for x in (count(legs, "legion") if legs else "",
                             count(len(gone) - legs, "fortress") if len(gone) > legs else "")) + ".", "battle"))
-            queue.pop(0)
-            continue
+            queue.remove(entry)
+    if queue:
         return events
     s.pending.pop("losses", None)
     clear_war_placements(s)
