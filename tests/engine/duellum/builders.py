@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core.api import Step
 from engine.duellum import DuellumGame
-from engine.duellum.actions import Action
+from engine.duellum.actions import Action, id_notation
 from engine.duellum.data import RES_WORDS, RULES
 from engine.duellum.duellum import defence
 from engine.duellum.state import PHASE_ACTION, PHASE_CONQUER, PHASE_FOUNDING, PHASE_MOVE, SPECIAL_BOX, State
@@ -209,8 +209,9 @@ class Board:
         return step
 
     def legal_texts(self, seat: int) -> list[str]:
-        """Notations of the legal actions of ``seat``."""
-        return [self.game.notation(self.state, seat, a) for a in self.game.legal_actions(self.state, seat)]
+        """Notations of the legal actions of ``seat``, spelled with ids (``move legion
+        roma-genua``) so rule tests do not depend on printed names."""
+        return [id_notation(self.state.map, seat, a) for a in self.game.legal_actions(self.state, seat)]
 
     # ------------------------------------------------------------ reads
     def res(self, seat: int) -> tuple[int, int, int, int]:

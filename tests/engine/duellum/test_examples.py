@@ -39,8 +39,8 @@ def test_AD_EX_01_rondel_costs() -> None:
     texts = b.legal_texts(BROWN)
     assert "rondel templum" in texts and "rondel aurum" in texts and "rondel duellum-a" in texts
     assert "rondel militia pay marble" in texts
-    assert "rondel marmor pay marble marble" in texts
-    assert "rondel ferrum pay marble marble marble marble marble" in texts
+    assert "rondel marmor pay 2 marble" in texts
+    assert "rondel ferrum pay 5 marble" in texts
     # s = 0 (staying) does not exist: FERRUM again is the full circle for 5.
     assert "rondel ferrum" not in texts
     with pytest.raises(IllegalAction, match="costs 1"):

@@ -234,7 +234,7 @@ def test_specific_illegal_reasons_in_chat() -> None:
         b.play(BEIGE, "temple roma")
     assert info.value.reason == (
         "Building a temple in Roma costs 6 marble and 1 coin (coins replace missing marble; the surcharge must be "
-        "coins); you have 4 marble, 3 iron, 3 gold, 0 coins."
+        "coins); you have 4 marble, 3 iron, 3 gold and 0 coins."
     )
     with pytest.raises(IllegalAction, match="Carthago is not one of your cities"):
         b.play(BEIGE, "build temple carthago")
@@ -340,7 +340,7 @@ def test_fortress_window_view() -> None:
     assert v["pending_conquest"] == {"region": "tarraco", "card": None}
     assert GAME.legal_actions(b.state, BROWN) == [] and [
         GAME.notation(b.state, BEIGE, a) for a in GAME.legal_actions(b.state, BEIGE)
-    ] == ["play fortress", "pass"]
+    ] == ["play Fortress", "pass"]
     assert "Fortress" in GAME.status(b.state, None)
 
 
