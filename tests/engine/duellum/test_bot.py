@@ -70,9 +70,7 @@ def test_bot_takes_sensible_actions() -> None:
     b.play(BROWN, "conquer tarraco")
     assert GAME.notation(b.state, BEIGE, GAME.auto_action(b.state, BEIGE, 1)) == "play Fortress"
     # It takes a Fortress when one is in the row.
-    b = Board(active=BROWN).row("FORTRESS", "TREASURY", "ORACLE")
-    b.state.players[BEIGE].owed = 1
-    b.start(BEIGE)
+    b = Board(active=BROWN).row("Fortress", "Treasury", "Oracle").owed("Romans", 1).start("Romans")
     assert GAME.notation(b.state, BEIGE, GAME.auto_action(b.state, BEIGE, 1)) == "take Fortress"
     # It builds a temple when it can.
     b = Board(active=BEIGE).resources(BEIGE, marble=6, coins=0).action("TEMPLUM")

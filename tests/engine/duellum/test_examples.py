@@ -51,8 +51,7 @@ def test_AD_EX_01_rondel_costs() -> None:
 
 
 def test_AD_EX_01_first_turn_any_space_free() -> None:
-    b = Board(active=BROWN)
-    b.state.players[BROWN].stone = -1
+    b = Board(active="Carthaginians").stone("Carthaginians", "first")
     assert all(rondel.cost(b.state, BROWN, i) == 0 for i in range(8))
     assert len([t for t in b.legal_texts(BROWN) if t.startswith("rondel")]) == 8
 
@@ -171,9 +170,7 @@ def test_AD_EX_05_moneta_and_empty_bank() -> None:
     before = b.res(BEIGE)
     b.play(BEIGE, "rondel aurum")
     assert b.res(BEIGE)[2] - before[2] == 5 and b.res(BEIGE)[3] - before[3] == 1
-    b = _production_board()
-    b.state.players[BROWN].res[3] += b.state.bank_coins
-    b.state.bank_coins = 0
+    b = _production_board().bank(0, rest_to=BROWN)
     before = b.res(BEIGE)
     b.play(BEIGE, "rondel aurum")
     assert b.res(BEIGE)[3] == before[3]
