@@ -59,10 +59,10 @@ def check_choice(res: list[int], cost: tuple[int, int, int], coins: int, choice:
     if choice is None:
         return None
     want = cost_text(cost, coins)
-    if any(choice[k] > cost[k] for k in range(3)) or sum(choice) != sum(cost) + coins:
-        return f"That costs {want}; a payment names those chips, with coins in place of any of them."
     if choice[COIN] < coins:
         return f"That costs {want}; the surcharge must be paid in coins."
+    if any(choice[k] > cost[k] for k in range(3)) or sum(choice) != sum(cost) + coins:
+        return f"That costs {want}; a payment names those chips, with coins in place of any of them."
     if any(choice[k] > res[k] for k in range(4)):
         return f"You cannot pay {describe(choice)}: you have {holdings_text(res)}."
     if choice == chips_first(res, cost, coins):
