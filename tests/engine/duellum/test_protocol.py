@@ -175,7 +175,7 @@ def test_view_last_turn_and_status() -> None:
 
 def test_help_and_groups() -> None:
     text = GAME.help_text()
-    assert "rondel scientia pay iron" in text and "move 2 legions roma-ancona" in text
+    assert "rondel scientia pay iron" in text and "move 2 legions Roma-Ancona" in text
     assert GAME.action_group("rondel templum") == "rondel"
     assert GAME.action_group("temple roma") == "build" and GAME.action_group("wall roma") == "build"
     assert GAME.action_group("play fortress") == "cards" and GAME.action_group("done") == "finish"
