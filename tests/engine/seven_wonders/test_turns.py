@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from sw_builder import G, act, city, hands, table, texts, turn
 
 from engine.core.errors import NotYourTurn
+
+from .builders import G, act, city, hands, table, texts, turn
 
 
 def test_picks_are_hidden_until_everyone_has_chosen() -> None:

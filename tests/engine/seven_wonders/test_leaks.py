@@ -10,13 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sw_builder import G
 
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.seven_wonders.data import CARDS
 from engine.seven_wonders.state import State
 from engine.seven_wonders.wonders import halikarnassos_choices
+
+from .builders import G
 
 
 def _strings(obj: Any, skip: frozenset[str] = frozenset({"chain_from"})) -> Iterator[str]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from sw_builder import G, act, city, hands, moves_of, payments, table, texts, turn
-
 from engine.seven_wonders.actions import Action
 from engine.seven_wonders.military import strength
 from engine.seven_wonders.resources import own_supply, trade_terms
 from engine.seven_wonders.scoring import score_city
+
+from .builders import G, act, city, hands, moves_of, payments, table, texts, turn
 
 NEUTRAL = ["altar", "theater"]
 

@@ -8,11 +8,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from sw_builder import G
 
 from engine.core.testing import random_playout, replay
 from engine.seven_wonders.data import CARDS
 from engine.seven_wonders.state import State
+
+from .builders import G
 
 
 def universe(cities: bool) -> Counter[str]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from sw_builder import G, city, hands, table, turn
 
 from engine.seven_wonders.science import base_score, best_score, city_science
 from engine.seven_wonders.scoring import score_city
+
+from .builders import G, city, hands, table, turn
 
 
 @pytest.mark.parametrize(

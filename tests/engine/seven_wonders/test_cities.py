@@ -4,12 +4,13 @@ and the Cities examples that involve leaders (only their non-leader part is in s
 from __future__ import annotations
 
 import pytest
-from sw_builder import G, act, city, hands, moves_of, payments, table, texts, turn
 
 from engine.seven_wonders.actions import Action
 from engine.seven_wonders.data import CARDS
 from engine.seven_wonders.military import strength
 from engine.seven_wonders.scoring import score_city
+
+from .builders import G, act, city, hands, moves_of, payments, table, texts, turn
 
 FOUR = ("gizah", "rhodos", "ephesos", "babylon")
 NEUTRAL = ["altar", "theater"]

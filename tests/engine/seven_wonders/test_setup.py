@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from sw_builder import G
 
 from engine.core.errors import InvalidOptions
 from engine.core.registry import find_game
 from engine.seven_wonders.data import CARDS
+
+from .builders import G
 
 
 def _deck(s, age):  # whole Age deck as dealt: hands (+ Free City pile) or undealt

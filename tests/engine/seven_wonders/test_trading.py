@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from sw_builder import G, act, city, hands, payments, table, turn
 
 from engine.core.errors import AmbiguousAction, IllegalAction
 from engine.seven_wonders.actions import Action
 from engine.seven_wonders.data import res_vec
 from engine.seven_wonders.resources import missing_units, own_supply, payment_options, trade_terms
+
+from .builders import G, act, city, hands, payments, table, turn
 
 
 def test_SW_EX_13_clandestine_dock_with_marketplace() -> None:

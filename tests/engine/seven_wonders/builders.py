@@ -1,5 +1,5 @@
-"""Small builder for 7 Wonders test positions: pick boards, built cards, coins and hands,
-then play whole turns by notation."""
+"""7 Wonders test positions: the engine's public position builder (boards, built cards, coins,
+hands), then whole turns played by notation."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.core.events import Event
-from engine.seven_wonders import SevenWondersGame
+from engine.seven_wonders import SevenWondersGame, position
 from engine.seven_wonders.actions import Action
-from engine.seven_wonders.state import City, State
+from engine.seven_wonders.state import State
 
 G = SevenWondersGame()
 
@@ -24,60 +24,12 @@ def table(
     seed: int = 1,
     players: int | None = None,
 ) -> State:
-    """A game in Age I, turn 1 with the given boards (one per city) and empty cities.
-
-    Hands are cleared; give them with :func:`hands`. ``side`` may be one letter per city.
-    """
-    ws = list(wonders)
-    n = players if players is not None else len(ws)
-    s = G.new_game(seed, n, {"cities": cities, "teams": teams})
-    assert len(ws) == s.n, "one board per city"
-    for i, w in enumerate(ws):
-        sd = side[i] if len(side) == len(ws) else side
-        s.cities[i] = City(wonder=w, side=sd, coins=coins)
-    for h in s.hands:
-        h.clear()
-    s.fc_pile.clear()
-    s.discard.clear()
-    return s
+    """The engine's :func:`engine.seven_wonders.position.table` with the boards as one list."""
+    return position.table(*wonders, side=side, cities=cities, teams=teams, coins=coins, seed=seed, players=players)
 
 
-def city(
-    s: State,
-    idx: int,
-    *,
-    built: Iterable[str] = (),
-    coins: int | None = None,
-    stages: int | None = None,
-    tokens: Iterable[int] | None = None,
-    debt: int | None = None,
-    diplomacy: int | None = None,
-) -> City:
-    """Adjust one city; returns it."""
-    c = s.cities[idx]
-    c.built.extend(built)
-    if coins is not None:
-        c.coins = coins
-    if stages is not None:
-        c.stages = stages
-        c.tucked = ["altar"] * stages
-    if tokens is not None:
-        c.tokens = list(tokens)
-    if debt is not None:
-        c.debt = debt
-    if diplomacy is not None:
-        c.diplomacy = diplomacy
-    return c
-
-
-def hands(s: State, *cards: Iterable[str], age: int = 1, last: bool = False) -> State:
-    """Give each seat its hand (in seat order). ``last``: make this the last turn of the Age."""
-    for seat, cs in enumerate(cards):
-        s.hands[seat] = list(cs)
-    s.age = age
-    s.turn = s.turns_per_age if last else 1
-    s.step = "pick"
-    return s
+city = position.city
+hands = position.hands
 
 
 def act(s: State, seat: int, text: str) -> tuple[State, list[Event]]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sw_builder import city, hands, table, turn
-
 from engine.seven_wonders.cards import victory_count
 from engine.seven_wonders.military import resolve_conflicts, strength
 from engine.seven_wonders.scoring import score_city
+
+from .builders import city, hands, table, turn
 
 FOUR = ("gizah", "rhodos", "ephesos", "babylon")
 

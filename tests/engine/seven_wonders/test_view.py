@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from sw_builder import G, act, city, hands, moves_of, table, turn
 
 from engine.core.errors import InvalidNotation, NotYourTurn
 from engine.core.testing import random_playout
 from engine.seven_wonders.actions import Action
+
+from .builders import G, act, city, hands, moves_of, table, turn
 
 NEUTRAL = ["altar", "theater"]
 
