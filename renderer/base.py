@@ -10,6 +10,7 @@ and names) is drawn once per process instead of once per turn. Piece icons live 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -17,7 +18,8 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
@@ -242,6 +244,34 @@ def safe_text(text: str) -> str:
     return "".join(ch if ord(ch) <= 0x24F else "?" for ch in text)
 
 
+# ----------------------------------------------------------------------------- clipped-text watch
+
+_CLIPPED: ContextVar[list[str] | None] = ContextVar("agora_renderer_clipped", default=None)
+
+
+@contextlib.contextmanager
+def clip_watch() -> Iterator[list[str]]:
+    """Collect every text the helpers below had to cut (with "…") or could not fit its box.
+
+    Why: a board must never silently drop information (a cut "Wonder stage 2: trade from…"
+    hid a price from a player). Layouts grow instead of cutting; tests render many random
+    views inside this context and assert the list stays empty.
+    """
+    clipped: list[str] = []
+    token = _CLIPPED.set(clipped)
+    try:
+        yield clipped
+    finally:
+        _CLIPPED.reset(token)
+
+
+def report_clip(text: str) -> None:
+    """Record that ``text`` did not fit where it was drawn (no-op outside :func:`clip_watch`)."""
+    clipped = _CLIPPED.get()
+    if clipped is not None:
+        clipped.append(text)
+
+
 # ----------------------------------------------------------------------------- text helpers
 
 
@@ -330,6 +360,8 @@ def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -
                 continue
             if current:
                 lines.append(current)
+            if text_width(word, fnt) > max_width and len(word) > 1:
+                report_clip(word)
             while text_width(word, fnt) > max_width and len(word) > 1:
                 cut = len(word) - 1
                 while cut > 1 and text_width(word[:cut], fnt) > max_width:
@@ -339,6 +371,7 @@ def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -
             current = word
         lines.append(current)
     if max_lines is not None and len(lines) > max_lines:
+        report_clip(text)
         lines = lines[:max_lines]
         last = lines[-1]
         while last and text_width(last + ellipsis, fnt) > max_width:
@@ -348,8 +381,20 @@ def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -
 
 
 def fit_text(text: str, fnt: Font, max_width: float) -> str:
-    """``text`` cut with "…" so it fits ``max_width`` on one line."""
+    """``text`` cut with "…" so it fits ``max_width`` on one line (a cut is reported to
+    :func:`clip_watch`: use it only as a last resort after the layout tried to make room)."""
     return wrap(text.replace("\n", " "), fnt, max_width, max_lines=1)[0] if text else ""
+
+
+def fit_font(text: str, size: int, max_width: float, style: str = "regular", min_size: int = 12) -> Font:
+    """The largest font of ``style`` from ``size`` down to ``min_size`` in which ``text`` fits
+    ``max_width`` on one line; reported as clipped when even ``min_size`` is too wide."""
+    for s in range(size, min_size - 1, -1):
+        fnt = font(s, style)
+        if text_width(safe_text(text), fnt) <= max_width:
+            return fnt
+    report_clip(text)
+    return font(min_size, style)
 
 
 def draw_lines(
@@ -389,22 +434,44 @@ def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 # PNG encoding. Pillow's PNG encoder picks a filter per row by trying several (adaptive
 # filtering); on a 1600 x 1800 board that alone took ~60 ms here even at compress_level=1,
 # more than drawing the whole turn. Flat-colour art compresses as well without row filters, so
-# this writer emits filter type 0 rows and deflates them with zlib at level 3: about a third
-# of Pillow's time and a slightly smaller file than Pillow's level 1 (measured with
-# bench/bench_render.py; see its docstring). The output is a standard 8-bit PNG that any
-# decoder reads, and deterministic for the same pixels and zlib version.
+# this writer emits filter type 0 rows and deflates them with zlib. The output is a standard
+# 8-bit PNG that any decoder reads, and deterministic for the same pixels and zlib version.
+#
+# Boards are written as palette images (``colours``): the art is flat colours plus the
+# anti-aliased edges of text, so 64 colours chosen for the image (fast octree, no dithering)
+# look the same at full size and when a chat app scales the image, and a palette PNG is a
+# third of the raw data; with zlib level 6 a board drops from ~330 KB (RGB) to well under
+# 150 KB (measured with bench/bench_render.py and bench/bench_render_seven_wonders.py).
 PNG_ZLIB_LEVEL: Final[int] = 3
+BOARD_COLOURS: Final[int] = 64
+BOARD_ZLIB_LEVEL: Final[int] = 6
 _PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
-_PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4)}
+_PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4), "P": (3, 1)}
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL) -> bytes:
-    """PNG bytes of ``image`` (RGB, RGBA or L; other modes are converted to RGB)."""
-    if image.mode not in _PNG_COLOUR_TYPE:
+def quantized(image: Image.Image, colours: int = BOARD_COLOURS) -> Image.Image:
+    """``image`` as a palette image of at most ``colours`` colours (fast octree, no dither)."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    return rgb.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL, colours: int | None = None) -> bytes:
+    """PNG bytes of ``image`` (RGB, RGBA or L, lossless; other modes are converted to RGB).
+
+    With ``colours`` the image is first reduced to a palette of that many colours and written
+    as an indexed PNG (what the boards use: see the comment above).
+    """
+    palette = b""
+    if colours is not None:
+        image = quantized(image, colours)
+        extrema = image.getextrema()
+        top = int(extrema[1]) if isinstance(extrema[1], int | float) else colours - 1
+        palette = bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
+    elif image.mode not in _PNG_COLOUR_TYPE or image.mode == "P":
         image = image.convert("RGB")
     colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
     width, height = image.size
@@ -414,7 +481,15 @@ def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL) -> bytes:
     rows = [part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])]
     idat = zlib.compress(b"".join(rows), level)
     header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
-    return _PNG_SIGNATURE + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+    chunks = _png_chunk(b"IHDR", header)
+    if palette:
+        chunks += _png_chunk(b"PLTE", palette)
+    return _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+
+
+def encode_board(image: Image.Image) -> bytes:
+    """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`)."""
+    return encode_png(image, BOARD_ZLIB_LEVEL, colours=BOARD_COLOURS)
 
 
 # ----------------------------------------------------------------------------- static-layer cache

@@ -32,7 +32,7 @@ from renderer.base import (
     WHITE,
     draw_lines,
     draw_text,
-    encode_png,
+    encode_board,
     fit_text,
     font,
     fonts_signature,
@@ -127,7 +127,7 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
 
 def render(view: Mapping[str, Any]) -> bytes:
     """The public board PNG for ``view`` (any seat's view or a spectator's: same image)."""
-    return encode_png(board_image(view))
+    return encode_board(board_image(view))
 
 
 # ----------------------------------------------------------------------------- private hand
@@ -186,4 +186,4 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
         draw_text(draw, (40, y + 28), fit_text(name, name_font, HAND_W - 80), name_font, INK, anchor="lm")
         draw_lines(draw, (40, y + 64), body, body_font, INK, lh)
         y += h + 16
-    return encode_png(image)
+    return encode_board(image)

@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
-from renderer.base import INK, PAPER, encode_png, new_canvas
+from renderer.base import INK, PAPER, encode_board, new_canvas
 from renderer.seven_wonders_hand import render_hand
 from renderer.seven_wonders_header import draw_header, header_height
 from renderer.seven_wonders_model import cities
@@ -64,10 +64,10 @@ def table_image(view: Mapping[str, Any]) -> Image.Image:
 
 def render(view: Mapping[str, Any]) -> bytes:
     """The public table PNG for ``view`` (any seat's view or a spectator's: same image)."""
-    return encode_png(table_image(view))
+    return encode_board(table_image(view))
 
 
 def render_private(view: Mapping[str, Any]) -> bytes | None:
     """The viewer's hand as a PNG; None for a spectator or when the viewer holds no card."""
     image = render_hand(view)
-    return None if image is None else encode_png(image)
+    return None if image is None else encode_board(image)
