@@ -247,6 +247,18 @@ def safe_text(text: str) -> str:
 # ----------------------------------------------------------------------------- clipped-text watch
 
 _CLIPPED: ContextVar[list[str] | None] = ContextVar("agora_renderer_clipped", default=None)
+_DRAWN: ContextVar[list[str] | None] = ContextVar("agora_renderer_drawn", default=None)
+
+
+@contextlib.contextmanager
+def text_watch() -> Iterator[list[str]]:
+    """Collect every string :func:`draw_text` draws (tests: what a board says, in words)."""
+    drawn: list[str] = []
+    token = _DRAWN.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _DRAWN.reset(token)
 
 
 @contextlib.contextmanager
@@ -328,6 +340,9 @@ def draw_text(
     text = safe_text(text)
     if not text:
         return
+    drawn = _DRAWN.get()
+    if drawn is not None:
+        drawn.append(text)
     if isinstance(fnt, ImageFont.FreeTypeFont) and len(text) > _SPRITE_MAX_CHARS:
         draw.text(xy, text, fill=fill, font=fnt, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
         return
