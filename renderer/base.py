@@ -298,26 +298,50 @@ def text_width(text: str, fnt: Font) -> float:
 
 _SPRITE_MAX_CHARS: Final[int] = 48  # longer strings (log lines, status sentences) rarely repeat
 
+# Text of this size and larger is drawn without anti-aliasing (FreeType's monochrome
+# rendering, which is hinted for it). Why: the grey edge pixels of anti-aliased glyphs are
+# most of what a board's PNG spends its bytes on (about a quarter of the file measured on a
+# finished Duellum board), while glyphs this large stay smooth to the eye, and a phone that
+# shows the board 400 px wide averages the edges anyway. Smaller text keeps its grey edges,
+# which it needs to stay legible.
+ALIASED_FROM: Final[int] = 20
+
+
+def _font_size(fnt: ImageFont.FreeTypeFont) -> int:
+    return int(getattr(fnt, "size", 0))
+
+
+def _render_masks(
+    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
+) -> tuple[int, int, Image.Image, Image.Image | None]:
+    """Masks of ``text``: (dx, dy) from the anchor point, the fill mask, the stroke mask."""
+    box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
+    size = (max(1, right - left), max(1, bottom - top))
+    mode = "1" if _font_size(fnt) >= ALIASED_FROM else "L"
+    fill_mask = Image.new("L", size, 0)
+    pen = ImageDraw.Draw(fill_mask)
+    pen.fontmode = mode
+    pen.text((-left, -top), text, fill=255, font=fnt, anchor=anchor)
+    stroke_mask = None
+    if stroke:
+        stroke_mask = Image.new("L", size, 0)
+        pen = ImageDraw.Draw(stroke_mask)
+        pen.fontmode = mode
+        pen.text((-left, -top), text, fill=255, font=fnt, anchor=anchor, stroke_width=stroke)
+    return left, top, fill_mask, stroke_mask
+
 
 @functools.lru_cache(maxsize=2048)
 def _sprite(
     text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
 ) -> tuple[int, int, Image.Image, Image.Image | None]:
-    """Rendered masks of ``text``: (dx, dy) from the anchor point, the fill mask, the stroke mask.
+    """Cached :func:`_render_masks`.
 
     Why: rasterising glyphs is most of the cost of a turn's image, and most strings (numbers,
     captions, names) repeat every turn; a cached mask is blitted with ``ImageDraw.bitmap``.
     """
-    box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
-    left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
-    size = (max(1, right - left), max(1, bottom - top))
-    fill_mask = Image.new("L", size, 0)
-    ImageDraw.Draw(fill_mask).text((-left, -top), text, fill=255, font=fnt, anchor=anchor)
-    stroke_mask = None
-    if stroke:
-        stroke_mask = Image.new("L", size, 0)
-        ImageDraw.Draw(stroke_mask).text((-left, -top), text, fill=255, font=fnt, anchor=anchor, stroke_width=stroke)
-    return left, top, fill_mask, stroke_mask
+    return _render_masks(text, fnt, anchor, stroke)
 
 
 def draw_text(
@@ -333,8 +357,8 @@ def draw_text(
 ) -> None:
     """Draw ``text`` at ``xy`` with a Pillow ``anchor``; a ``stroke`` halo keeps it readable on lines.
 
-    Short TrueType strings go through a cache of rendered masks (positions rounded to whole
-    pixels); long one-off sentences are drawn directly so the cache stays small.
+    TrueType text is drawn from masks (positions rounded to whole pixels); short strings'
+    masks are cached, long one-off sentences are rendered each time so the cache stays small.
     Bitmap fallback fonts (no anchor support) are placed by hand.
     """
     text = safe_text(text)
@@ -343,11 +367,9 @@ def draw_text(
     drawn = _DRAWN.get()
     if drawn is not None:
         drawn.append(text)
-    if isinstance(fnt, ImageFont.FreeTypeFont) and len(text) > _SPRITE_MAX_CHARS:
-        draw.text(xy, text, fill=fill, font=fnt, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
-        return
     if isinstance(fnt, ImageFont.FreeTypeFont):
-        dx, dy, fill_mask, stroke_mask = _sprite(text, fnt, anchor, stroke)
+        masks = _sprite if len(text) <= _SPRITE_MAX_CHARS else _render_masks
+        dx, dy, fill_mask, stroke_mask = masks(text, fnt, anchor, stroke)
         pos = (round(xy[0]) + dx, round(xy[1]) + dy)
         if stroke_mask is not None:
             draw.bitmap(pos, stroke_mask, fill=stroke_fill)

@@ -74,8 +74,9 @@ def draw_base(image: Image.Image, geo: Geometry, origin: tuple[int, int], size: 
     draw.rectangle((ox, oy, ox + w - 1, oy + h - 1), fill=SEA_BG)
     nodes = {r.id: (r.x + ox, r.y + oy) for r in geo.regions}
 
-    # Soft "territory" blobs give land masses and seas a shape beyond the discs.
-    for kinds, radius, amount in ((("SEA",), 78, 0.55), (("MIXED", "LAND"), 70, 0.45)):
+    # Soft "territory" blobs give land masses a shape beyond the discs. (Seas have none: the
+    # background is sea already, and every blob edge costs PNG bytes on every turn's board.)
+    for kinds, radius, amount in ((("MIXED", "LAND"), 70, 0.45),):
         for r in geo.regions:
             if r.kind in kinds:
                 x, y = nodes[r.id]

@@ -355,29 +355,39 @@ def _personality(draw: ImageDraw.ImageDraw, x: float, y: float, key: str, n: int
 
 # ----------------------------------------------------------------------------- event row
 
-CARD_TITLE = 34
+CARD_TITLE = 32
 CARD_BODY = 32
-NAME_W = 330  # the card name column; the text runs to the right of it
 
 
 def _row_cards(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(name, text) of the face-up cards; two copies of a card are one entry "Name ×2"."""
     cards = as_map(view.get("cards"))
+    row = str_list(view.get("event_row"))
     out = []
-    for card_id in str_list(view.get("event_row")):
+    for card_id in dict.fromkeys(row):
         card = as_map(cards.get(card_id))
-        out.append((as_str(card.get("name"), card_id.replace("_", " ").title()), as_str(card.get("text"))))
+        name = as_str(card.get("name"), card_id.replace("_", " ").title())
+        copies = row.count(card_id)
+        out.append((f"{name} ×{copies}" if copies > 1 else name, as_str(card.get("text"))))
     return out
 
 
-def _card_lines(name: str, text: str, width: float) -> tuple[list[str], list[str]]:
-    return wrap(name, font(CARD_TITLE, "bold"), NAME_W - 24), wrap(text, font(CARD_BODY), width - NAME_W - 24)
+def _card_lines(name: str, text: str, width: float) -> list[str]:
+    """The card's text wrapped to ``width``, its first line starting after the bold name."""
+    tfont, bfont = font(CARD_TITLE, "bold"), font(CARD_BODY)
+    indent = text_width(name + ":", tfont) + text_width(" ", bfont)
+    if indent > width / 2:  # a very long name gets a line of its own
+        return ["", *wrap(text, bfont, width)]
+    words = text.split()
+    first = ""
+    while words and text_width(f"{first} {words[0]}".strip(), bfont) <= width - indent:
+        first = f"{first} {words.pop(0)}".strip()
+    return [first, *wrap(" ".join(words), bfont, width)] if words else [first]
 
 
 def card_height(name: str, text: str, width: float) -> float:
-    """Height of an event card (one per row: name on the left, whole text on the right)."""
-    title, body = _card_lines(name, text, width)
-    title_h = line_height_of(font(CARD_TITLE, "bold")) * len(title)
-    return 16 + max(title_h, line_height_of(font(CARD_BODY)) * len(body)) + 12
+    """Height of an event card (one per row: bold name, then the whole text)."""
+    return 20 + line_height_of(font(CARD_BODY)) * len(_card_lines(name, text, width - 28))
 
 
 def events_height(view: Mapping[str, Any], width: float) -> float:
@@ -407,14 +417,20 @@ def draw_events(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any]) ->
 
 
 def draw_card(draw: ImageDraw.ImageDraw, box: Box, name: str, text: str) -> None:
-    """An event card: bold name on a coloured block at the left, the whole effect text beside it."""
-    x0, y0, x1, y1 = box
-    title, body = _card_lines(name, text, x1 - x0)
+    """An event card: its bold name, then the whole effect text, in a white card."""
+    x0, y0, x1, _ = box
+    lines = _card_lines(name, text, x1 - x0 - 28)
     tfont, bfont = font(CARD_TITLE, "bold"), font(CARD_BODY)
+    lh = line_height_of(bfont)
     draw.rounded_rectangle(box, radius=10, fill=WHITE, outline=INK, width=2)
-    draw.rounded_rectangle((x0 + 2, y0 + 2, x0 + NAME_W - 8, y1 - 2), radius=9, fill=(236, 214, 160))
-    draw_lines(draw, (x0 + 12, y0 + 12), title, tfont, INK)
-    draw_lines(draw, (x0 + NAME_W + 4, y0 + 12), body, bfont, INK)
+    draw.rectangle((x0 + 3, y0 + 10, x0 + 9, box[3] - 10), fill=(214, 168, 58))
+    top = y0 + 10 + lh / 2
+    draw_text(draw, (x0 + 16, top), name + ":", tfont, INK, anchor="lm")
+    indent = text_width(name + ":", tfont) + text_width(" ", bfont)
+    if lines and lines[0]:
+        draw_text(draw, (x0 + 16 + indent, top), lines[0], bfont, INK, anchor="lm")
+    for k, line in enumerate(lines[1:], start=1):
+        draw_text(draw, (x0 + 16, top + k * lh), line, bfont, INK, anchor="lm")
 
 
 # ----------------------------------------------------------------------------- last turn
@@ -442,9 +458,15 @@ def importance(sentence: str) -> int:
     return 4
 
 
+# Sentences that only close a step ("Romans finish moving.", "Romans end their turn.") say
+# nothing the board does not show.
+# Decision: they are left out of the board's summary (they stay in the chat's turn text).
+_CLOSING = re.compile(r"^\S+ (finish moving|finish their conquests|end their turn)\.$|^\S+ finish [A-Z]+\.$")
+
+
 def ordered_summary(summary: Sequence[str]) -> list[str]:
     """The last turn's sentences, most important first (stable within a rank)."""
-    return sorted(summary, key=importance)
+    return sorted((s for s in summary if not _CLOSING.match(s.strip())), key=importance)
 
 
 def is_setup(view: Mapping[str, Any]) -> bool:
