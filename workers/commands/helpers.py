@@ -38,7 +38,10 @@ def examples(game: Any, limit: int = 6) -> str:
     picked += [t for t in texts if t not in picked][: limit - len(picked)]
     if not picked:
         return ""
-    return "\nExamples from an opening position: " + ", ".join(f"`move {t}`" for t in picked) + "."
+    # A notation that starts with the game's own verb `move` is shown as it is: the command
+    # word and the verb are one word, and `move move …` would only puzzle.
+    shown = [t if t.split(" ", 1)[0] == "move" else f"move {t}" for t in picked]
+    return "\nExamples from an opening position: " + ", ".join(f"`{t}`" for t in shown) + "."
 
 
 def is_number(text: str) -> bool:

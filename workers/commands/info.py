@@ -7,6 +7,7 @@ whose turn it is and the scores without opening a picture.
 from __future__ import annotations
 
 import json
+import logging
 import re
 
 from engine import Event, find_game, list_games
@@ -17,6 +18,8 @@ from workers.commands.helpers import examples, is_number, options_help, private_
 from workers.pipeline import BOT, Loaded
 from workers.replies import Part, Reply, error, say
 from workers.store import k_user
+
+log = logging.getLogger("workers.commands")
 
 
 class InfoCommands(CommandBase):
@@ -77,7 +80,9 @@ class InfoCommands(CommandBase):
             )
         loaded = pipeline.load(self.store, gid)
         seat = (loaded.seats_of(ctx.user_key) or [None])[0]
-        return say(self._status_text(loaded, seat))
+        # In a group the text is public: the game's lines as the table sees them (resources in
+        # Duellum are public); privately, as the player's own seat sees them.
+        return say(self._status_text(loaded, seat if ctx.private else None))
 
     def _status_text(self, loaded: Loaded, seat: int | None) -> str:
         game, state = loaded.game, loaded.state
@@ -94,6 +99,12 @@ class InfoCommands(CommandBase):
             if loaded.meta.get("deadline_at") and not any(loaded.seats.get(s) == BOT for s in waiting):
                 left = (float(loaded.meta["deadline_at"]) - self.store.now()) / 3600
                 lines.append(f"Time left for this turn: {max(left, 0):.1f} h.")
+        try:
+            extra = [str(x) for x in game.status_lines(state, seat) if x]
+        except Exception:  # the turn and scores must still be told
+            log.exception("status_lines failed for %s", loaded.gid)
+            extra = []
+        lines += extra
         view = game.view(state, None)
         points = scores(view)
         if points:
