@@ -17,7 +17,7 @@ from engine import EngineError, find_game
 from workers import lobby, pipeline
 from workers.commands.context import ALIASES, BUTTON_TTL, COMMANDS, GID, Context, MoveSubmitter
 from workers.pipeline import Loaded, MoveResult, Rejected
-from workers.replies import Button, Part, Reply, error, say
+from workers.replies import Button, Part, Reply, error
 from workers.store import Store, k_callback
 
 log = logging.getLogger("workers.commands")
@@ -229,8 +229,8 @@ class CommandBase:
             ]
         texts = [e["text"] for e in res.events if e.get("seats") is None]
         mine = [e["text"] for e in res.events if e.get("seats") is not None]
-        reply = say("\n".join(texts) or ("Done." if hidden else res.message), private=private)
+        reply = [Part(text="\n".join(texts) or ("Done." if hidden else res.message), private=private, game=gid)]
         if mine:
-            reply.append(Part(text="\n".join(mine), private=True, code=OUTBOXED))
+            reply.append(Part(text="\n".join(mine), private=True, code=OUTBOXED, game=gid))
         return reply
 
