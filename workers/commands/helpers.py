@@ -44,6 +44,12 @@ def examples(game: Any, limit: int = 6) -> str:
     return "\nExamples from an opening position: " + ", ".join(f"`{t}`" for t in shown) + "."
 
 
+def players_text(info: Any) -> str:
+    """``2 players`` or ``3–7 players``: never "2–2 players"."""
+    low, high = int(info.min_players), int(info.max_players)
+    return f"{low} players" if low == high else f"{low}–{high} players"
+
+
 def is_number(text: str) -> bool:
     """ASCII digits only: ``"²".isdigit()`` is True but ``int("²")`` raises (found by the
     bad-input property test: ``log ²`` and ``begin bots=²`` answered "something went wrong")."""

@@ -14,7 +14,15 @@ from engine import Event, find_game, list_games
 from workers import images, lobby, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import COMMANDS, Context
-from workers.commands.helpers import examples, is_number, options_help, private_text, safe_png, scores
+from workers.commands.helpers import (
+    examples,
+    is_number,
+    options_help,
+    players_text,
+    private_text,
+    safe_png,
+    scores,
+)
 from workers.pipeline import BOT, Loaded
 from workers.replies import Part, Reply, error, say
 from workers.store import k_user
@@ -29,7 +37,7 @@ class InfoCommands(CommandBase):
         if rest:
             game = find_game(rest.split()[0])
             return say(
-                f"**{game.info.name}** ({game.id}, {game.info.min_players}–{game.info.max_players} players)\n"
+                f"**{game.info.name}** ({game.id}, {players_text(game.info)})\n"
                 + game.help_text()
                 + examples(game)
                 + options_help(game)
@@ -41,7 +49,7 @@ class InfoCommands(CommandBase):
 
     def cmd_games(self, ctx: Context, rest: str) -> Reply:
         lines = [
-            f"• `{g.id}` — {g.info.name}, {g.info.min_players}–{g.info.max_players} players. {g.info.summary}"
+            f"• `{g.id}` — {g.info.name}, {players_text(g.info)}. {g.info.summary}"
             for g in list_games()
         ]
         return say("Games you can start with `new <game>`:\n" + "\n".join(lines))
