@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import tests.support.steps  # noqa: F401 - registers the multi-step test game
 from engine import EngineError, find_game, list_games
 from workers import lobby, pipeline
 from workers.commands import Commands, Context
@@ -29,9 +30,11 @@ class Recorder:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.sent: list[str] = []
+        self.games: list[str] = []
 
     def __call__(self, gid: str, user: str, text: str, idem: str) -> MoveResult:
         self.sent.append(text)
+        self.games.append(gid)
         loaded = pipeline.load(self.store, gid)
         seat = next(s for s in loaded.seats_of(user) if s in loaded.game.to_move(loaded.state))
         try:
@@ -77,7 +80,7 @@ def advance(store: Store, gid: str, steps: int, salt: int) -> bool:
     return game.outcome(pipeline.load(store, gid).state) is None
 
 
-GAMES = [g.id for g in list_games() if g.id != "toy"]
+GAMES = [g.id for g in list_games() if g.id not in ("toy", "steps")]  # the real games
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -243,3 +246,21 @@ def test_command_replies_read_correctly_over_random_games(store: Store, game_id:
         own.append(text)
     faults = {f: t for t in own for f in wording_faults(t)}
     assert not faults, faults
+
+
+def test_a_private_move_goes_to_the_one_waiting_game_it_reads_in(store: Store) -> None:
+    """Item 5 (command side): two games wait for Alice; typed in her private chat without a
+    game id, a move goes to the one game where it is a move, and only an ambiguous one asks."""
+    rec = Recorder(store)
+    commands = Commands(store, rec)
+    a1, b1 = Context("test", "room1", "a", "Alice"), Context("test", "room1", "b", "Bob")
+    a2, b2 = Context("test", "room2", "a", "Alice"), Context("test", "room2", "b", "Bob")
+    for a, b, game in ((a1, b1, "toy"), (a2, b2, "steps")):
+        commands.handle(a, f"new {game}")
+        commands.handle(b, "join")
+        assert commands.handle(a, "begin")[0].ok
+    toy, steps = store.chat_game("test", "room1"), store.chat_game("test", "room2")
+    alice = Context("test", "dm-a", "a", "Alice", private=True)
+    assert commands.handle(alice, "pick 2")[0].ok and rec.games[-1] == steps
+    assert commands.handle(alice, "move add 1")[0].ok and rec.games[-1] == toy
+    assert commands.handle(alice, "move zzz")[0].code == "game/which"

@@ -130,12 +130,19 @@ class CommandBase:
         if not word or word in COMMANDS:
             return False
         try:
-            gid, _ = self._game_for(ctx, "")
-            meta = self.store.meta(gid)
-            verbs = find_game(meta["game"]).verbs if meta.get("status") == "active" else ()
+            gids = [self._game_for(ctx, "")[0]]
+        except Rejected as exc:
+            if exc.code != "game/which":
+                return False
+            gids = self.store.user_games(ctx.user_key)  # which one is settled when it is read
         except Exception:
             return False
-        return word in {str(v).lower() for v in verbs}
+        verbs: set[str] = set()
+        for gid in gids:
+            meta = self.store.meta(gid)
+            if meta.get("status") == "active":
+                verbs |= {str(v).lower() for v in find_game(meta["game"]).verbs}
+        return word in verbs
 
     # ------------------------------------------------------------ helpers
     def _game_for(self, ctx: Context, rest: str = "") -> tuple[str, str]:

@@ -34,12 +34,48 @@ class PlayCommands(CommandBase):
     def typed_move(self, ctx: Context, rest: str, typed: str) -> Reply:
         if not rest:
             return error("Say which move, e.g. `move rondel templum`. `moves` lists what you can do.", "command/usage")
-        gid, text = self._game_for(ctx, rest)
+        try:
+            gid, text = self._game_for(ctx, rest)
+        except Rejected as exc:
+            if exc.code != "game/which":
+                raise
+            gid, text = self._only_game_reading(ctx, rest, typed, exc)
         if not text:
             return error("Say which move after the game id. `moves` lists what you can do.", "command/usage")
         text, refused = self._settle(gid, ctx, text, typed)
         res = refused or self.submit_move(gid, ctx.user_key, text, ctx.idem or "")
         return self._result_reply(res, private=ctx.private, hidden=self._hidden(gid), gid=gid)
+
+    def _only_game_reading(self, ctx: Context, rest: str, typed: str, which: Rejected) -> tuple[str, str]:
+        """Several of the player's games wait for them and no game id was given: the one game
+        in which the text is a legal move, else the question which game was meant."""
+        readers = []
+        for gid in self.store.user_games(ctx.user_key):
+            if self.store.meta(gid).get("status") != "active" or not self._awaits(gid, ctx.user_key):
+                continue
+            if self._reads_as_move(gid, ctx, rest, typed):
+                readers.append(gid)
+        if len(readers) == 1:
+            return readers[0], rest
+        raise which
+
+    def _reads_as_move(self, gid: str, ctx: Context, text: str, typed: str) -> bool:
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Rejected:
+            return False
+        game, state = loaded.game, loaded.state
+        verbs = {str(v).lower() for v in game.verbs}
+        for seat in loaded.seats_of(ctx.user_key):
+            if seat not in game.to_move(state):
+                continue
+            for candidate in (text, f"{typed} {text}" if typed in verbs else ""):
+                try:
+                    if candidate and game.parse(state, seat, candidate) is not None:
+                        return True
+                except Exception:
+                    continue
+        return False
 
     def _settle(self, gid: str, ctx: Context, text: str, typed: str) -> tuple[str, MoveResult | None]:
         """The move text to submit, or a refusal of text that names more than one move.
