@@ -21,13 +21,14 @@ from engine import EngineError
 from workers import outbox, pipeline, ratelimit, settings
 from workers.celery_app import load_plugins
 from workers.commands import ALIASES, COMMANDS, Commands, Context
+from workers.commands.base import OUTBOXED
 from workers.outbox import Envelope
 from workers.pipeline import BOT, MoveResult
 from workers.replies import Button, Part, Reply, error
 from workers.store import Store
 
 load_plugins()
-__all__ = ["ALIASES", "COMMANDS", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
+__all__ = ["ALIASES", "COMMANDS", "OUTBOXED", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
 log = logging.getLogger(__name__)
 
 
@@ -36,10 +37,11 @@ class Client:
 
     Args:
         redis_url: the store and broker (``REDIS_URL``).
-        move_timeout: seconds to wait for a worker to apply a move before answering "queued".
+        move_timeout: seconds to wait for a worker to apply a move before answering "queued"
+            (adapters keep it below their platform's window for answering a button press).
     """
 
-    def __init__(self, redis_url: str, *, move_timeout: float = 20.0) -> None:
+    def __init__(self, redis_url: str, *, move_timeout: float = 10.0) -> None:
         from workers.celery_app import app
 
         app.conf.broker_url = redis_url

@@ -301,7 +301,9 @@ def plan_after_step(
     or the game ends (one message per turn, not per click, and not per secret pick of a
     simultaneous step); its caption gathers the public events since the last posted board.
     Private events go to their seat's user only. With a posted turn, every awaited seat gets a
-    ``prompt`` (adapters show hands and buttons privately) and a deadline; automatic players
+    ``prompt`` (adapters show hands and buttons privately) and a deadline. Without one, a seat
+    still gets a prompt whenever what it is awaited for changed (its legal moves differ), so
+    every new decision reaches its player with buttons. Automatic players
     get a short safety deadline so a lost task cannot stall the game. ``before`` is who was
     awaited before the step (default: from ``loaded.state``; ``begin`` passes nobody).
     """
@@ -336,6 +338,15 @@ def plan_after_step(
             user = loaded.seats.get(seat, BOT)
             if user != BOT:
                 outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
+    elif after:
+        # Nobody new is awaited, but what a seat is awaited for may have changed: the last
+        # chooser of a simultaneous step who must now pay or take debt alone, the next step of
+        # a multi-step turn. Without a prompt that seat sat with "You chose: …" and no buttons
+        # while the game waited for it (a silent stall).
+        for seat in sorted(after):
+            user = loaded.seats.get(seat, BOT)
+            if user != BOT and _awaited_for(game, loaded.state, seat) != _awaited_for(game, new_state, seat):
+                outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
     deadline = None
     if not over and after:
         deadline, remind, turn_meta = _deadline(loaded, after, before, now)
@@ -346,6 +357,11 @@ def plan_after_step(
         meta.update({"deadline_at": None, "remind_at": None})
     keep = IMAGE_TTL if "posted_v" in meta else 0
     return Plan(meta, deadline, outgoing, keep)
+
+
+def _awaited_for(game: AnyGame, state: Any, seat: int) -> list[str]:
+    """What ``seat`` is awaited for: its legal moves (the same choices mean the same wait)."""
+    return [repr(a) for a in game.legal_actions(state, seat)]
 
 
 def _msg(user: str, version: int, message: dict[str, Any]) -> Outgoing:

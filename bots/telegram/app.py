@@ -36,7 +36,7 @@ from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, Mess
 
 from bots.telegram import format as fmt
 from bots.telegram.delivery import Delivery
-from bots.telegram.handlers import Handlers
+from bots.telegram.handlers import MOVE_WAIT, Handlers
 from bots.telegram.sender import Sender
 from workers.client import COMMANDS, Client, load_settings
 
@@ -116,6 +116,12 @@ def build_application(client: Client, token: str, api_base: str | None = None) -
     app.add_handler(CallbackQueryHandler(handlers.on_callback))
     app.add_error_handler(handlers.on_error)
     return app
+
+
+def telegram_client(redis_url: str) -> Client:
+    """The client as the bot uses it: a move is awaited only as long as a button press can
+    still be answered, so a busy or dead worker never leaves a press unanswered."""
+    return Client(redis_url, move_timeout=MOVE_WAIT)
 
 
 def agora(app: Application) -> Agora:  # type: ignore[type-arg]
@@ -211,7 +217,7 @@ def run(redis_url: str, token: str, api_base: str | None = None, webhook: str | 
             None means long polling.
     """
     hook = Webhook.from_env(webhook) if isinstance(webhook, str) else webhook
-    client = Client(redis_url)
+    client = telegram_client(redis_url)
     try:
         app = build_application(client, token, api_base)
         asyncio.run(_serve(app, hook))

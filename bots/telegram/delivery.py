@@ -92,6 +92,10 @@ class Delivery:
             part = await self.sender.io(self.client.render, env)
         except Exception:
             return False  # logged by render; the message stays pending and is retried
+        if part is not None and await self.sender.io(self.client.already_sent, env):
+            # Shown meanwhile another way (the next step's buttons put in place of a pressed
+            # keyboard): asked again after rendering, which takes a moment.
+            part = None
         try:
             if part is not None:
                 await self._send(env, part, route)

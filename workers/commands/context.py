@@ -57,7 +57,7 @@ COMMANDS: dict[str, str] = {
     "join": "`join` — take a seat at the table in this chat",
     "leave": "`leave` — leave the table before the game begins",
     "begin": "`begin [bots=N] [order=bots-first] [seed=N]` — start the game (automatic players fill N seats)",
-    "move": "`move <move>` — make a move, e.g. `move rondel templum`",
+    "move": "`move <move>` — make a move, e.g. `move rondel templum` (type a move exactly as `moves` lists it)",
     "moves": "`moves [all]` — your legal moves, grouped, with buttons (`all`: list every one)",
     "board": "`board` — the current board image",
     "status": "`status` — whose turn it is, what is awaited, the scores",
@@ -67,5 +67,7 @@ COMMANDS: dict[str, str] = {
     "resign": "`resign` — leave a running game",
     "settings": "`settings [tz=+2] [quiet=22-8]` — your time zone and quiet hours for reminders",
 }
-ALIASES = {"start": "begin", "m": "move", "play": "move", "h": "help", "?": "help", "my": "mygames"}
+# ``start`` is deliberately not an alias of ``begin``: Telegram users type ``/start`` by reflex
+# (it is the private chat's Start button), and a game must not begin with half its players.
+ALIASES = {"m": "move", "play": "move", "h": "help", "?": "help", "my": "mygames"}
 
