@@ -91,6 +91,17 @@ def _metrics(redis_url: str) -> None:
     agora.start_metrics(redis_url)
 
 
+def cmd_deadlines(args: argparse.Namespace) -> int:
+    """``agora deadlines rebuild``: rebuild the deadline index from the game records."""
+    url = agora.load_settings().store_url()
+    if not url:
+        print("Set REDIS_URL to the store whose deadline index to rebuild.", file=sys.stderr)
+        return 2
+    n = agora.rebuild_deadline_index(url)
+    print(f"Deadline index rebuilt: {n} {'game' if n == 1 else 'games'} scheduled.")
+    return 0
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     """A Celery worker (and beat with --beat). Without REDIS_URL, also the embedded server."""
     with agora.local_services(_data_dir(), workers=args.concurrency, beat=args.beat) as services:
@@ -274,6 +285,15 @@ def parser() -> argparse.ArgumentParser:
         "--beat", action="store_true", help="also run the deadline sweeper (exactly one per deployment)"
     )
     worker.set_defaults(func=cmd_worker)
+
+    dl = sub.add_parser(
+        "deadlines",
+        help="maintain the deadline index (REDIS_URL)",
+        description="Maintain the sorted set of due reminders and timeouts. `rebuild` recomputes it from "
+        "every running game's record (the sweeper also does this when it starts).",
+    )
+    dl.add_argument("action", choices=["rebuild"], help="rebuild: recompute the index from the game records")
+    dl.set_defaults(func=cmd_deadlines)
 
     serve = sub.add_parser(
         "serve",

@@ -140,6 +140,8 @@ class Client:
                 return self.commands.reminder_part(m)
             if kind in ("private", "text"):
                 return Part(text=str(m.get("text", "")), private=kind == "private")
+            if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
+                return Part(text=str(m.get("text", "")))
         except Exception:
             log.warning("could not build outbox message %s yet; it stays pending", envelope.key, exc_info=True)
             raise
@@ -149,12 +151,14 @@ class Client:
     def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
         """(chat id, private) for a message: the game's chat, or the user's private chat."""
         m = envelope.message
-        if m.get("type") == "turn":
+        if m.get("type") in ("turn", "notice"):
             return str(m["chat"]), False
         user = str(m.get("user", ""))
         dm = self.store.user(user).get("dm")
         if dm:
             return dm, True
+        if m.get("type") == "reminder" and m.get("chat"):
+            return str(m["chat"]), False  # no private chat: a mention in the game's chat
         return None
 
     def awaits(self, gid: str, platform: str, user: str) -> bool:
@@ -372,3 +376,11 @@ def count_delivered(platform: str) -> None:
     from workers import metrics
 
     metrics.OUTBOX_SENT.labels(platform).inc()
+
+
+def rebuild_deadline_index(redis_url: str) -> int:
+    """Rebuild the deadline index from the game records (``agora deadlines rebuild``);
+    returns how many games are scheduled."""
+    from workers import deadlines
+
+    return int(deadlines.rebuild_index(Store.from_url(redis_url)))
