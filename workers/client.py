@@ -11,6 +11,7 @@ store at ``agora:kv:{namespace}:{key}`` (always with a TTL), so adapters never i
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from typing import Any
@@ -24,7 +25,7 @@ from workers.commands import ALIASES, COMMANDS, Commands, Context
 from workers.outbox import Envelope
 from workers.pipeline import BOT, MoveResult
 from workers.replies import Button, Part, Reply, error
-from workers.store import Store
+from workers.store import Store, k_callback
 
 load_plugins()
 __all__ = ["ALIASES", "COMMANDS", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
@@ -229,6 +230,22 @@ class Client:
     def set_user_dm(self, platform: str, user: str, name: str, chat: str) -> None:
         """Remember the private chat of a user (Telegram: after they open it with /start)."""
         self.store.touch_user(f"{platform}:{user}", name, chat)
+
+    def button_info(self, tokens: list[str]) -> dict[str, dict[str, Any] | None]:
+        """What each button token stands for (``g`` game, ``v`` version, ``s`` seat, ``k``
+        kind), or None for an expired one: Discord puts game, version and seat into its
+        component ids so a press can be answered without another lookup."""
+        if not tokens:
+            return {}
+        raws = self.store.r.mget([k_callback(t) for t in tokens])
+        return {t: (json.loads(raw) if raw else None) for t, raw in zip(tokens, raws, strict=True)}
+
+    def seat_label(self, gid: str, seat: int) -> str:
+        """``Romans (alice)``: the name a seat is called by in the game's messages."""
+        try:
+            return pipeline.display_names(self.store, pipeline.load(self.store, gid))[seat]
+        except Exception:
+            return "another player"
 
     def refuse(self, text: str) -> Reply:
         return error(text)
