@@ -118,6 +118,7 @@ class Interaction:
     choices: list[dict[str, Any]] | None = None
     followups: list[Msg] = field(default_factory=list)
     extra_callbacks: int = 0
+    base_edits: int = 0  # edits of the pressed message before the press
 
     @property
     def ack_seconds(self) -> float | None:
@@ -291,6 +292,7 @@ class FakeDiscord:
         """Press a button (or choose ``values`` in a select menu) on ``message``."""
         inter, d = self._base(user, message.channel, 3)
         self.pressed[inter.id] = self.by_id.get(message.id, message)
+        inter.base_edits = self.pressed[inter.id].edits
         d["message"] = message.payload()
         d["data"] = {"custom_id": custom_id, "component_type": 3 if values is not None else 2,
                      **({"values": values} if values is not None else {})}
@@ -307,7 +309,8 @@ class FakeDiscord:
                 return False
             finished = [m for m in inter.replies() if not m.loading]
             if inter.response_type == 6:  # a deferred update: done when a follow-up or an edit came
-                return bool(inter.followups) or (inter.original is not None and inter.original.edits > 0)
+                return bool(inter.followups) or (
+                    inter.original is not None and inter.original.edits > inter.base_edits)
             return len(finished) >= replies
         await self.wait(ready, timeout, f"a reply to interaction {inter.id}")
         return inter
