@@ -1,4 +1,4 @@
-"""The ``agora`` command line: play, replay, games, worker, beat, serve.
+"""The ``agora`` command line: play, replay, games, worker, serve, config.
 
 Why one entry point: operators and newcomers learn one tool; every sub-command reaches the
 service only through :mod:`workers.client`, like the chat adapters do.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import signal
 import sys
@@ -87,9 +86,17 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _metrics(redis_url: str) -> None:
+    """This process's /metrics, /healthz and /readyz, when AGORA_METRICS_PORT is set."""
+    from workers import metrics
+
+    metrics.start_from_settings(redis_url)
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     """A Celery worker (and beat with --beat). Without REDIS_URL, also the embedded server."""
     with agora.local_services(_data_dir(), workers=args.concurrency, beat=args.beat) as services:
+        _metrics(services.redis_url)
         print(f"Worker running against {services.redis_url}; Ctrl-C or SIGTERM stops it.")
         _wait_for_signal()
     return 0
@@ -110,6 +117,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("The Discord adapter is not available yet; set TELEGRAM_TOKEN to serve Telegram.", file=sys.stderr)
         return 2
     with agora.local_services(_data_dir(), workers=args.concurrency, beat=True) as services:
+        _metrics(services.redis_url)
         from bots.telegram.app import run
 
         print(f"Serving Telegram against {services.redis_url}.")
@@ -150,6 +158,11 @@ environment variables:
   AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
   AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
   AGORA_LOG_LEVEL           logging level (default WARNING)
+  AGORA_LOG_FORMAT          text (default) or json: one JSON object per line with game, seat, platform
+  AGORA_METRICS_PORT        serve /metrics, /healthz and /readyz on this port (children: port + 1, + 2, ...)
+  AGORA_METRICS_HOST        address of that endpoint (default 127.0.0.1)
+  AGORA_SECRETS_DIR         folder of secret files named after the variables (e.g. /run/secrets)
+  <VARIABLE>_FILE           read a variable from a file (TELEGRAM_TOKEN_FILE, REDIS_URL_FILE, ...)
   AGORA_PLUGINS             extra game modules to import (each calls engine.register)
 """
 
@@ -160,7 +173,24 @@ environment variables:
   AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
   AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
   AGORA_LOG_LEVEL           logging level (default WARNING)
+  AGORA_LOG_FORMAT          text (default) or json: one JSON object per line with game, seat, platform
+  AGORA_METRICS_PORT        serve /metrics, /healthz and /readyz on this port (children: port + 1, + 2, ...)
+  AGORA_METRICS_HOST        address of that endpoint (default 127.0.0.1)
+  AGORA_SECRETS_DIR         folder of secret files named after the variables (e.g. /run/secrets)
+  <VARIABLE>_FILE           read a variable from a file (TELEGRAM_TOKEN_FILE, REDIS_URL_FILE, ...)
 """
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    """Print the effective configuration (secrets masked) after validating it."""
+    from workers import settings
+
+    cfg = settings.load()
+    width = max(len(k) for k in cfg.public())
+    print("Configuration is valid. Effective settings (secrets hidden):")
+    for key, value in cfg.public().items():
+        print(f"  {key:<{width}}  {value}")
+    return 0
 
 
 def _version() -> str:
@@ -259,13 +289,27 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--concurrency", type=int, default=1, help="worker processes to run (default 1)")
     serve.set_defaults(func=cmd_serve)
+    config = sub.add_parser(
+        "config",
+        help="check the configuration and print it without secrets",
+        description="Validate every environment variable and secret file Agora reads, and print the "
+        "effective configuration with secrets masked. Exits 2 naming each wrong variable.",
+        epilog=_SERVE_ENV,
+        formatter_class=raw,
+    )
+    config.add_argument("action", choices=["check"], help="what to do (check: validate and print)")
+    config.set_defaults(func=cmd_config)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(
-        level=os.environ.get("AGORA_LOG_LEVEL", "WARNING"), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    from workers import logs, settings
+
+    try:
+        logs.setup(settings.load())
+    except settings.SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     p = parser()
     args = p.parse_args(argv)
     if not getattr(args, "func", None):

@@ -105,7 +105,12 @@ class Client:
         outbox.mark_sent(self.store, envelope.key)
 
     def render(self, envelope: Envelope) -> Part | None:
-        """Turn an outbox message into what to send; None when it is out of date."""
+        """Turn an outbox message into what to send; None only when it is truly out of date
+        (the game moved on) or of a kind this version does not know.
+
+        Raises whatever building it raised (a reset connection, a server still loading its
+        data): the caller keeps the message pending and tries again later. Taking a failure
+        for "out of date" would mark a board as sent that nobody ever saw."""
         m = envelope.message
         kind = m.get("type")
         try:
@@ -118,8 +123,8 @@ class Client:
             if kind in ("private", "text"):
                 return Part(text=str(m.get("text", "")), private=kind == "private")
         except Exception:
-            log.exception("could not render outbox message %s", envelope.key)
-            return None
+            log.warning("could not build outbox message %s yet; it stays pending", envelope.key, exc_info=True)
+            raise
         log.warning("unknown outbox message type %r", kind)
         return None
 

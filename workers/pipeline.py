@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import AnyGame, EngineError, Event, find_game
+from workers import metrics
+from workers.logs import log_context
 from workers.store import IMAGE_TTL, Outgoing, Store
 
 log = logging.getLogger(__name__)
@@ -120,7 +123,20 @@ def display_names(store: Store, loaded: Loaded) -> list[str]:
     return out
 
 
-def submit(
+def submit(store: Store, gid: str, **kwargs: Any) -> MoveResult:
+    """Apply one move given as chat text, exactly once (see :func:`_submit` for the arguments).
+
+    Every line logged while it runs names the game and the seat; the answer is counted in the
+    process's metrics by result code."""
+    started = time.perf_counter()
+    with log_context(game=gid, seat=kwargs.get("seat")):
+        result = _submit(store, gid, **kwargs)
+    code = "duplicate" if result.duplicate else result.code
+    metrics.observe_move(code, str(kwargs.get("source", "player")), time.perf_counter() - started)
+    return result
+
+
+def _submit(
     store: Store,
     gid: str,
     *,
@@ -160,14 +176,15 @@ def submit(
             return MoveResult(False, "pipeline/moved_on", "The game moved on; nothing was done.", loaded.version)
         acting = _acting_seat(loaded, user, seat)
         if isinstance(acting, MoveResult):
-            return acting
+            return _earlier_answer(store, gid, idem) or acting
         game, state = loaded.game, loaded.state
         try:
             action = game.parse(state, acting, text)
             notation = game.notation(state, acting, action)
             step = game.apply(state, acting, action)
         except EngineError as exc:
-            return MoveResult(False, exc.code, exc.user_message, loaded.version, acting)
+            refusal = MoveResult(False, exc.code, exc.user_message, loaded.version, acting)
+            return _earlier_answer(store, gid, idem) or refusal
         if before_commit:
             before_commit()
         result = _commit_step(store, loaded, acting, notation, step, idem, source)
@@ -177,6 +194,23 @@ def submit(
             after_commit(loaded, result)
         return result
     return MoveResult(False, "store/busy", "The game is very busy right now; please send your move again.")
+
+
+def _earlier_answer(store: Store, gid: str, idem: str) -> MoveResult | None:
+    """The stored answer of a copy of this request that committed while this one was loading.
+
+    Why: two copies of one request (a client retry, a double tap) can arrive together; the
+    first passes the early key check and commits, the second passes it too, then loads the
+    state the first produced and finds its move illegal or out of turn. Telling the player
+    "refused" for a move that was applied is wrong, so a refusal re-checks the key first."""
+    if not idem:
+        return None
+    prev = store.idem_result(gid, idem)
+    if prev is None:
+        return None
+    res = MoveResult.from_json(prev)
+    res.duplicate = True
+    return res
 
 
 def _deadline_passed(loaded: Loaded, now: float) -> bool:
