@@ -384,7 +384,7 @@ def parser() -> argparse.ArgumentParser:
 
     disc = sub.add_parser("discord", help="Discord tools: register the slash commands",
                           description="Discord tools (DISCORD_TOKEN must be set).")
-    disc_sub = disc.add_subparsers(dest="discord_command", metavar="<tool>", required=True)
+    disc_sub = disc.add_subparsers(dest="discord_command", metavar="<tool>", required=True, help="sync")
     sync = disc_sub.add_parser(
         "sync",
         help="register the /agora commands (globally, or for one guild at once) and print what changed",
