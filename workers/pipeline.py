@@ -89,6 +89,13 @@ class Loaded:
         platform, _, chat = self.meta.get("home", "console:local").partition(":")
         return platform, chat
 
+    @property
+    def tables(self) -> list[tuple[str, str]]:
+        """Every chat that shows this game: the home chat, then the chats that joined it by
+        its join code (``meta["tables"]``, ``platform:chat`` separated by spaces)."""
+        extra = [t.partition(":") for t in self.meta.get("tables", "").split()]
+        return [self.home, *[(p, c) for p, _, c in extra if c and (p, c) != self.home]]
+
     def seats_of(self, user: str) -> list[int]:
         return sorted(s for s, u in self.seats.items() if u == user)
 
@@ -305,7 +312,6 @@ def plan_after_step(
         before = game.to_move(loaded.state)
     after = game.to_move(new_state)
     over = game.outcome(new_state) is not None
-    platform, chat = loaded.home
     gid = loaded.gid
     outgoing: list[Outgoing] = []
     meta: dict[str, Any] = {}
@@ -321,12 +327,7 @@ def plan_after_step(
     # choosers has chosen) or when the game ends.
     if not after <= before or over:
         meta["posted_v"] = nv
-        outgoing.append(
-            Outgoing(
-                platform,
-                {"type": "turn", "game": gid, "chat": chat, "since": posted_v + 1, "key": f"{gid}:{nv}:turn"},
-            )
-        )
+        outgoing += turn_posts(loaded, nv, posted_v + 1)
         for seat in sorted(after):
             user = loaded.seats.get(seat, BOT)
             if user != BOT:
@@ -341,6 +342,16 @@ def plan_after_step(
         meta.update({"deadline_at": None, "remind_at": None})
     keep = IMAGE_TTL if "posted_v" in meta else 0
     return Plan(meta, deadline, outgoing, keep)
+
+
+def turn_posts(loaded: Loaded, version: int, since: int) -> list[Outgoing]:
+    """The turn post for every table of the game, each on its own platform. The home chat's
+    key stays ``{gid}:{v}:turn``; another table's names its chat, so each is sent once."""
+    out = []
+    for i, (platform, chat) in enumerate(loaded.tables):
+        key = f"{loaded.gid}:{version}:turn" + (f"@{platform}:{chat}" if i else "")
+        out.append(Outgoing(platform, {"type": "turn", "game": loaded.gid, "chat": chat, "since": since, "key": key}))
+    return out
 
 
 def _msg(user: str, version: int, message: dict[str, Any]) -> Outgoing:

@@ -138,4 +138,9 @@ def build_group(handlers: Any) -> app_commands.Group:
     async def settings(i: discord.Interaction[Any], values: str | None = None) -> None:
         await run(i, "settings", values)
 
+    @group.command(name="link", description="Make your Discord and Telegram accounts one player")
+    @app_commands.describe(code="The code `link` gave you on Telegram; empty: get a code to type there")
+    async def link(i: discord.Interaction[Any], code: str | None = None) -> None:
+        await run(i, "link", code)
+
     return group

@@ -12,6 +12,7 @@ prompts, reminders) and ``helpers`` (pure parsing and text helpers).
 
 from __future__ import annotations
 
+from workers.commands.accounts import AccountCommands
 from workers.commands.context import ALIASES, BUTTON_TTL, COMMANDS, MAX_BUTTONS, Context, MoveSubmitter
 from workers.commands.info import InfoCommands
 from workers.commands.play import PlayCommands
@@ -21,6 +22,6 @@ from workers.commands.table import TableCommands
 __all__ = ["ALIASES", "BUTTON_TTL", "COMMANDS", "MAX_BUTTONS", "Commands", "Context", "MoveSubmitter"]
 
 
-class Commands(TableCommands, PlayCommands, InfoCommands, PostParts):
+class Commands(TableCommands, PlayCommands, InfoCommands, PostParts, AccountCommands):
     """Every command; adapters call :meth:`handle`, :meth:`press`, :meth:`connect` and the
     outbox builders (:meth:`turn_part`, :meth:`prompt_part`, :meth:`reminder_part`)."""

@@ -65,7 +65,7 @@ class CommandBase:
         word = word.split("@", 1)[0].lower()  # Telegram sends /move@botname in groups
         word = ALIASES.get(word, word)
         rest = rest.strip()
-        self.store.touch_user(ctx.user_key, ctx.name, ctx.chat if ctx.private else None)
+        self.store.touch_user(ctx.own_key, ctx.name, ctx.chat if ctx.private else None)
         handler = getattr(self, f"cmd_{word}", None)
         if handler is None:
             close = [c for c in COMMANDS if c.startswith(word[:2])] or list(COMMANDS)

@@ -34,6 +34,8 @@ class Context:
         idem: the platform's update/interaction id (idempotency key for moves).
         buttons: the platform shows buttons (the terminal does not, so replies must not
             tell its player to press one).
+        account: the user key this account is linked to (``link``), or empty: seats, games
+            and reminders then belong to that key, so one person on two platforms is one player.
     """
 
     platform: str
@@ -43,9 +45,15 @@ class Context:
     private: bool = False
     idem: str = ""
     buttons: bool = True
+    account: str = ""
 
     @property
     def user_key(self) -> str:
+        return self.account or f"{self.platform}:{self.user}"
+
+    @property
+    def own_key(self) -> str:
+        """This platform's own user key (its private chat is stored there, even when linked)."""
         return f"{self.platform}:{self.user}"
 
 
@@ -66,6 +74,7 @@ COMMANDS: dict[str, str] = {
     "undo": "`undo` — take back your last move (only before anyone else moved)",
     "resign": "`resign` — leave a running game",
     "settings": "`settings [tz=+2] [quiet=22-8]` — your time zone and quiet hours for reminders",
+    "link": "`link [code]` — make your accounts on two platforms one player (a code from the other one)",
 }
 ALIASES = {"start": "begin", "m": "move", "play": "move", "h": "help", "?": "help", "my": "mygames"}
 

@@ -81,11 +81,11 @@ async def test_command_sync_registers_the_group_and_reports_changes(fake: FakeDi
     from tests.bots.discord.fake_discord import GUILD, TOKEN
 
     first = await sync_commands(TOKEN)
-    assert "added    /agora move" in first and first[-1].startswith("16 subcommands of /agora registered globally")
+    assert "added    /agora move" in first and first[-1].startswith("17 subcommands of /agora registered globally")
     (group,) = fake.commands["global"]
     subs = {o["name"]: o for o in group["options"]}
     assert set(subs) >= {"new", "join", "leave", "begin", "move", "moves", "board", "status", "hand", "log",
-                         "undo", "resign", "help", "games", "mygames", "settings"}
+                         "undo", "resign", "help", "games", "mygames", "settings", "link"}
     for sub in subs.values():
         assert sub["description"]
         for opt in sub.get("options", []):
