@@ -119,6 +119,7 @@ class Interaction:
     followups: list[Msg] = field(default_factory=list)
     extra_callbacks: int = 0
     base_edits: int = 0  # edits of the pressed message before the press
+    payload: dict[str, Any] = field(default_factory=dict)  # what the gateway sent
 
     @property
     def ack_seconds(self) -> float | None:
@@ -273,6 +274,7 @@ class FakeDiscord:
                 if v is not None]
         d["data"] = {"id": "1700000000000000001", "name": "agora", "type": 1,
                      "options": [{"name": sub, "type": 1, "options": opts}]}
+        inter.payload = d
         await self._dispatch("INTERACTION_CREATE", d)
         return inter
 
@@ -296,11 +298,13 @@ class FakeDiscord:
         d["message"] = message.payload()
         d["data"] = {"custom_id": custom_id, "component_type": 3 if values is not None else 2,
                      **({"values": values} if values is not None else {})}
+        inter.payload = d
         await self._dispatch("INTERACTION_CREATE", d)
         return inter
 
-    async def redeliver(self, inter: Interaction, payload: dict[str, Any]) -> None:
-        await self._dispatch("INTERACTION_CREATE", payload)
+    async def redeliver(self, inter: Interaction) -> None:
+        """Send the same interaction again (a gateway replay after a reconnect)."""
+        await self._dispatch("INTERACTION_CREATE", inter.payload)
 
     async def done(self, inter: Interaction, timeout: float = 30.0, *, replies: int = 1) -> Interaction:
         """Wait until the interaction was acknowledged and has ``replies`` finished replies."""

@@ -267,9 +267,11 @@ async def test_same_interaction_twice_applies_once_and_a_lost_answer_is_not_repo
     fake.fail_posts_once.add(nonce_for(f"{gid}:{v + 1}:turn"))
     inter = await fake.slash(ALICE, "move", text="add 2")
     await fake.done(inter)
-    await fake.redeliver(inter, {})  # an empty redelivery is ignored by discord.py
-    await asyncio.sleep(0.3)
+    await fake.redeliver(inter)  # the same interaction again: acknowledged once, applied once
+    await fake.wait(lambda: inter.extra_callbacks == 1, 10, "the second acknowledgement refused")
+    await asyncio.sleep(0.5)
     assert table.version(gid) == v + 1
+    assert len([m for m in fake.messages if m.interaction == inter.id]) == 1, "no second reply"
     await fake.wait(lambda: len(fake.boards()) >= 2, 30, "the board")
     await asyncio.sleep(1.5)  # the delivery retries the "failed" post with the same nonce
     assert len([b for b in fake.boards() if "Total 2." in b.content]) == 1
