@@ -11,6 +11,8 @@ store at ``agora:kv:{namespace}:{key}`` (always with a TTL), so adapters never i
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import secrets
 from typing import Any
@@ -21,11 +23,12 @@ from engine import EngineError
 from workers import outbox, pipeline, ratelimit, settings
 from workers.celery_app import load_plugins
 from workers.commands import ALIASES, COMMANDS, Commands, Context
+from workers.commands.accounts import account_of
 from workers.commands.base import OUTBOXED
 from workers.outbox import Envelope
 from workers.pipeline import BOT, MoveResult
 from workers.replies import Button, Part, Reply, error
-from workers.store import Store
+from workers.store import Store, k_callback
 
 load_plugins()
 __all__ = ["ALIASES", "COMMANDS", "OUTBOXED", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
@@ -56,12 +59,12 @@ class Client:
     def command(self, ctx: Context, text: str) -> Reply:
         """Run one typed command (``/move rondel templum`` or ``move ...``)."""
         refused = self._limited(ctx)
-        return refused if refused is not None else self.commands.handle(ctx, text)
+        return refused if refused is not None else self.commands.handle(self._linked(ctx), text)
 
     def press(self, ctx: Context, token: str) -> Reply:
         """Run a pressed button (its token)."""
         refused = self._limited(ctx)
-        return refused if refused is not None else self.commands.press(ctx, token)
+        return refused if refused is not None else self.commands.press(self._linked(ctx), token)
 
     def _limited(self, ctx: Context) -> Reply | None:
         """None when the command may run; else the "slow down" reply.
@@ -76,11 +79,24 @@ class Client:
             return []
         return error(ratelimit.slow_down_text(verdict), "rate/limited")
 
+    def _linked(self, ctx: Context) -> Context:
+        """``ctx`` playing as its linked account (``link``), if it has one."""
+        try:
+            account = account_of(self.store, ctx.own_key)
+        except Exception:
+            log.exception("could not read the linked account of %s", ctx.own_key)
+            return ctx
+        return dataclasses.replace(ctx, account=account) if account != ctx.own_key else ctx
+
+    def user_key(self, platform: str, user: str) -> str:
+        """The key a platform user plays as (their linked account, or ``platform:user``)."""
+        return account_of(self.store, f"{platform}:{user}")
+
     def connect(self, ctx: Context, payload: str) -> Reply:
         """A user opened the private chat through a deep link (``payload`` names a game):
         remember the chat and return what was waiting for them there. Never raises."""
         try:
-            return self.commands.connect(ctx, payload)
+            return self.commands.connect(self._linked(ctx), payload)
         except Exception:
             log.exception("connect failed for %s", ctx.user_key)
             return error("Something went wrong on our side; type `hand` to get your private information.")
@@ -166,7 +182,7 @@ class Client:
         meta = self.store.meta(gid)
         if meta.get("status") != "active":
             return False
-        return self.commands._awaits(gid, f"{platform}:{user}")
+        return self.commands._awaits(gid, self.user_key(platform, user))
 
     def game_status(self, gid: str) -> str:
         """``lobby``, ``active``, ``over`` or ``""`` when there is no such game."""
@@ -224,7 +240,7 @@ class Client:
 
     def user_game_ids(self, platform: str, user: str) -> list[str]:
         """Every game id this user has a seat in, newest first."""
-        ids = self.store.user_games(f"{platform}:{user}")
+        ids = self.store.user_games(self.user_key(platform, user))
         return sorted(ids, key=lambda g: int(g[1:], 36) if g[1:].isalnum() else 0, reverse=True)
 
     def awaited_moves(self, gid: str, platform: str, user: str) -> list[str]:
@@ -235,7 +251,7 @@ class Client:
         except Exception:
             return []
         game, state = loaded.game, loaded.state
-        for seat in loaded.seats_of(f"{platform}:{user}"):
+        for seat in loaded.seats_of(self.user_key(platform, user)):
             if seat in game.to_move(state):
                 return [game.notation(state, seat, a) for a in game.legal_actions(state, seat)
                         if not game.action_variant(state, seat, a)]
@@ -257,6 +273,22 @@ class Client:
     def set_user_dm(self, platform: str, user: str, name: str, chat: str) -> None:
         """Remember the private chat of a user (Telegram: after they open it with /start)."""
         self.store.touch_user(f"{platform}:{user}", name, chat)
+
+    def button_info(self, tokens: list[str]) -> dict[str, dict[str, Any] | None]:
+        """What each button token stands for (``g`` game, ``v`` version, ``s`` seat, ``k``
+        kind), or None for an expired one: Discord puts game, version and seat into its
+        component ids so a press can be answered without another lookup."""
+        if not tokens:
+            return {}
+        raws = self.store.r.mget([k_callback(t) for t in tokens])
+        return {t: (json.loads(raw) if raw else None) for t, raw in zip(tokens, raws, strict=True)}
+
+    def seat_label(self, gid: str, seat: int) -> str:
+        """``Romans (alice)``: the name a seat is called by in the game's messages."""
+        try:
+            return pipeline.display_names(self.store, pipeline.load(self.store, gid))[seat]
+        except Exception:
+            return "another player"
 
     def refuse(self, text: str) -> Reply:
         return error(text)

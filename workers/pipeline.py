@@ -90,6 +90,13 @@ class Loaded:
         platform, _, chat = self.meta.get("home", "console:local").partition(":")
         return platform, chat
 
+    @property
+    def tables(self) -> list[tuple[str, str]]:
+        """Every chat that shows this game: the home chat, then the chats that joined it by
+        its join code (``meta["tables"]``, ``platform:chat`` separated by spaces)."""
+        extra = [t.partition(":") for t in self.meta.get("tables", "").split()]
+        return [self.home, *[(p, c) for p, _, c in extra if c and (p, c) != self.home]]
+
     def seats_of(self, user: str) -> list[int]:
         return sorted(s for s, u in self.seats.items() if u == user)
 
@@ -371,7 +378,6 @@ def plan_after_step(
         before = game.to_move(loaded.state)
     after = game.to_move(new_state)
     over = game.outcome(new_state) is not None
-    platform, chat = loaded.home
     gid = loaded.gid
     outgoing: list[Outgoing] = []
     meta: dict[str, Any] = {}
@@ -387,12 +393,7 @@ def plan_after_step(
     # choosers has chosen) or when the game ends.
     if not after <= before or over:
         meta["posted_v"] = nv
-        outgoing.append(
-            Outgoing(
-                platform,
-                {"type": "turn", "game": gid, "chat": chat, "since": posted_v + 1, "key": f"{gid}:{nv}:turn"},
-            )
-        )
+        outgoing += turn_posts(loaded, nv, posted_v + 1)
         for seat in sorted(after):
             user = loaded.seats.get(seat, BOT)
             if not loaded.automatic(seat):
@@ -430,18 +431,11 @@ def plan_after_step(
         # No board this time: a timeout or autopilot notice must still reach the table now.
         notes = [e.text for e in events if e.seats is None and e.kind in ("timeout", "autopilot")]
         if notes:
-            outgoing.append(
-                Outgoing(
-                    platform,
-                    {
-                        "type": "notice",
-                        "game": gid,
-                        "chat": chat,
-                        "text": "\n".join(notes),
-                        "key": f"{gid}:{nv}:notice",
-                    },
-                )
-            )
+            # Every table of the game hears it, each on its own platform (as turn posts do).
+            for i, (platform, chat) in enumerate(loaded.tables):
+                key = f"{gid}:{nv}:notice" + (f"@{platform}:{chat}" if i else "")
+                notice = {"type": "notice", "game": gid, "chat": chat, "text": "\n".join(notes), "key": key}
+                outgoing.append(Outgoing(platform, notice))
     if acting is not None:
         meta.update(_charge_bank(loaded, acting, before, now))
     deadline = None
@@ -458,6 +452,16 @@ def plan_after_step(
 def _awaited_for(game: AnyGame, state: Any, seat: int) -> list[str]:
     """What ``seat`` is awaited for: its legal moves (the same choices mean the same wait)."""
     return [repr(a) for a in game.legal_actions(state, seat)]
+
+
+def turn_posts(loaded: Loaded, version: int, since: int) -> list[Outgoing]:
+    """The turn post for every table of the game, each on its own platform. The home chat's
+    key stays ``{gid}:{v}:turn``; another table's names its chat, so each is sent once."""
+    out = []
+    for i, (platform, chat) in enumerate(loaded.tables):
+        key = f"{loaded.gid}:{version}:turn" + (f"@{platform}:{chat}" if i else "")
+        out.append(Outgoing(platform, {"type": "turn", "game": loaded.gid, "chat": chat, "since": since, "key": key}))
+    return out
 
 
 def _msg(user: str, version: int, message: dict[str, Any]) -> Outgoing:
