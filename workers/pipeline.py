@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import AnyGame, EngineError, Event, find_game, private, public
+from workers import metrics
+from workers.logs import log_context
 from workers.store import IMAGE_TTL, Outgoing, Store
 from workers.timing import DEFAULT_MISSES, HOUR, SAFETY, next_due, seat_clock, table_deadline
 
@@ -87,6 +90,13 @@ class Loaded:
         platform, _, chat = self.meta.get("home", "console:local").partition(":")
         return platform, chat
 
+    @property
+    def tables(self) -> list[tuple[str, str]]:
+        """Every chat that shows this game: the home chat, then the chats that joined it by
+        its join code (``meta["tables"]``, ``platform:chat`` separated by spaces)."""
+        extra = [t.partition(":") for t in self.meta.get("tables", "").split()]
+        return [self.home, *[(p, c) for p, _, c in extra if c and (p, c) != self.home]]
+
     def seats_of(self, user: str) -> list[int]:
         return sorted(s for s, u in self.seats.items() if u == user)
 
@@ -131,7 +141,25 @@ def display_names(store: Store, loaded: Loaded) -> list[str]:
     return out
 
 
-def submit(
+def submit(store: Store, gid: str, **kwargs: Any) -> MoveResult:
+    """Apply one move given as chat text, exactly once (see :func:`_submit` for the arguments).
+
+    Every line logged while it runs names the game and the seat; the answer is counted in the
+    process's metrics by result code."""
+    started = time.perf_counter()
+    source = str(kwargs.get("source", "player"))
+    with log_context(game=gid, seat=kwargs.get("seat")):
+        result = _submit(store, gid, **kwargs)
+    elapsed = time.perf_counter() - started
+    code = "duplicate" if result.duplicate else result.code
+    metrics.observe_move(code, source, elapsed)
+    # The move's text is not logged: in a game with hidden choices it is private.
+    with log_context(game=gid, seat=result.seat):
+        log.info("%s move answered %s at version %s in %.1f ms", source, code, result.version, elapsed * 1000)
+    return result
+
+
+def _submit(
     store: Store,
     gid: str,
     *,
@@ -171,7 +199,7 @@ def submit(
             return MoveResult(False, "pipeline/moved_on", "The game moved on; nothing was done.", loaded.version)
         acting = _acting_seat(loaded, user, seat)
         if isinstance(acting, MoveResult):
-            return acting
+            return _earlier_answer(store, gid, idem) or acting
         game, state = loaded.game, loaded.state
         try:
             action = game.parse(state, acting, text)
@@ -179,7 +207,8 @@ def submit(
             secret = game.private_action(state, acting, action)
             step = game.apply(state, acting, action)
         except EngineError as exc:
-            return MoveResult(False, exc.code, exc.user_message, loaded.version, acting)
+            refusal = MoveResult(False, exc.code, exc.user_message, loaded.version, acting)
+            return _earlier_answer(store, gid, idem) or refusal
         if before_commit:
             before_commit()
         result = _commit_step(store, loaded, acting, notation, step, idem, source, secret=secret)
@@ -189,6 +218,23 @@ def submit(
             after_commit(loaded, result)
         return result
     return MoveResult(False, "store/busy", "The game is very busy right now; please send your move again.")
+
+
+def _earlier_answer(store: Store, gid: str, idem: str) -> MoveResult | None:
+    """The stored answer of a copy of this request that committed while this one was loading.
+
+    Why: two copies of one request (a client retry, a double tap) can arrive together; the
+    first passes the early key check and commits, the second passes it too, then loads the
+    state the first produced and finds its move illegal or out of turn. Telling the player
+    "refused" for a move that was applied is wrong, so a refusal re-checks the key first."""
+    if not idem:
+        return None
+    prev = store.idem_result(gid, idem)
+    if prev is None:
+        return None
+    res = MoveResult.from_json(prev)
+    res.duplicate = True
+    return res
 
 
 def _deadline_passed(loaded: Loaded, now: float) -> bool:
@@ -321,7 +367,9 @@ def plan_after_step(
     or the game ends (one message per turn, not per click, and not per secret pick of a
     simultaneous step); its caption gathers the public events since the last posted board.
     Private events go to their seat's user only. With a posted turn, every awaited seat gets a
-    ``prompt`` (adapters show hands and buttons privately) and a deadline; automatic players
+    ``prompt`` (adapters show hands and buttons privately) and a deadline. Without one, a seat
+    still gets a prompt whenever what it is awaited for changed (its legal moves differ), so
+    every new decision reaches its player with buttons. Automatic players
     get a short safety deadline so a lost task cannot stall the game. ``before`` is who was
     awaited before the step (default: from ``loaded.state``; ``begin`` passes nobody).
     """
@@ -330,7 +378,6 @@ def plan_after_step(
         before = game.to_move(loaded.state)
     after = game.to_move(new_state)
     over = game.outcome(new_state) is not None
-    platform, chat = loaded.home
     gid = loaded.gid
     outgoing: list[Outgoing] = []
     meta: dict[str, Any] = {}
@@ -346,17 +393,22 @@ def plan_after_step(
     # choosers has chosen) or when the game ends.
     if not after <= before or over:
         meta["posted_v"] = nv
-        outgoing.append(
-            Outgoing(
-                platform,
-                {"type": "turn", "game": gid, "chat": chat, "since": posted_v + 1, "key": f"{gid}:{nv}:turn"},
-            )
-        )
+        outgoing += turn_posts(loaded, nv, posted_v + 1)
         for seat in sorted(after):
             user = loaded.seats.get(seat, BOT)
             if not loaded.automatic(seat):
                 outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
     else:
+        if after:
+            # Nobody new is awaited, but what a seat is awaited for may have changed: the last
+            # chooser of a simultaneous step who must now pay or take debt alone, the next step of
+            # a multi-step turn. Without a prompt that seat sat with "You chose: …" and no buttons
+            # while the game waited for it (a silent stall).
+            for seat in sorted(after):
+                user = loaded.seats.get(seat, BOT)
+                changed = _awaited_for(game, loaded.state, seat) != _awaited_for(game, new_state, seat)
+                if changed and not loaded.automatic(seat):
+                    outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
         # The last one still to choose in a simultaneous step: everyone is waiting for them.
         if len(before) > 1 and len(after) == 1 and after < before:
             (last,) = after
@@ -382,18 +434,11 @@ def plan_after_step(
         # No board this time: a timeout or autopilot notice must still reach the table now.
         notes = [e.text for e in events if e.seats is None and e.kind in ("timeout", "autopilot")]
         if notes:
-            outgoing.append(
-                Outgoing(
-                    platform,
-                    {
-                        "type": "notice",
-                        "game": gid,
-                        "chat": chat,
-                        "text": "\n".join(notes),
-                        "key": f"{gid}:{nv}:notice",
-                    },
-                )
-            )
+            # Every table of the game hears it, each on its own platform (as turn posts do).
+            for i, (platform, chat) in enumerate(loaded.tables):
+                key = f"{gid}:{nv}:notice" + (f"@{platform}:{chat}" if i else "")
+                notice = {"type": "notice", "game": gid, "chat": chat, "text": "\n".join(notes), "key": key}
+                outgoing.append(Outgoing(platform, notice))
     if acting is not None:
         meta.update(_charge_bank(loaded, acting, before, now))
     deadline = None
@@ -405,6 +450,21 @@ def plan_after_step(
         meta.update({"deadline_at": None, "remind_at": None, "safety_at": None, "turn_at": None})
     keep = IMAGE_TTL if "posted_v" in meta else 0
     return Plan(meta, deadline, outgoing, keep)
+
+
+def _awaited_for(game: AnyGame, state: Any, seat: int) -> list[str]:
+    """What ``seat`` is awaited for: its legal moves (the same choices mean the same wait)."""
+    return [repr(a) for a in game.legal_actions(state, seat)]
+
+
+def turn_posts(loaded: Loaded, version: int, since: int) -> list[Outgoing]:
+    """The turn post for every table of the game, each on its own platform. The home chat's
+    key stays ``{gid}:{v}:turn``; another table's names its chat, so each is sent once."""
+    out = []
+    for i, (platform, chat) in enumerate(loaded.tables):
+        key = f"{loaded.gid}:{version}:turn" + (f"@{platform}:{chat}" if i else "")
+        out.append(Outgoing(platform, {"type": "turn", "game": loaded.gid, "chat": chat, "since": since, "key": key}))
+    return out
 
 
 def _msg(user: str, version: int, message: dict[str, Any]) -> Outgoing:

@@ -14,6 +14,7 @@ first in the order, it adds the clock to ``new``, ``settings``, ``status`` and r
 
 from __future__ import annotations
 
+from workers.commands.accounts import AccountCommands
 from workers.commands.context import ALIASES, BUTTON_TTL, COMMANDS, MAX_BUTTONS, Context, MoveSubmitter
 from workers.commands.info import InfoCommands
 from workers.commands.play import PlayCommands
@@ -24,6 +25,6 @@ from workers.commands.timers import TimerCommands
 __all__ = ["ALIASES", "BUTTON_TTL", "COMMANDS", "MAX_BUTTONS", "Commands", "Context", "MoveSubmitter"]
 
 
-class Commands(TimerCommands, TableCommands, PlayCommands, InfoCommands, PostParts):
+class Commands(TimerCommands, TableCommands, PlayCommands, InfoCommands, PostParts, AccountCommands):
     """Every command; adapters call :meth:`handle`, :meth:`press`, :meth:`connect` and the
     outbox builders (:meth:`turn_part`, :meth:`prompt_part`, :meth:`reminder_part`)."""
