@@ -95,6 +95,7 @@ def process(
                 log.exception("on_timeout failed for %s seat %s", gid, seat)
                 continue
             submit_timeout(gid, seat, text, timeout_key(loaded.version, seat))
+            _observe_lag(store.now() - clock.deadline)
             kind, acted = ("timeout" if kind != "auto" else kind), [*acted, seat]
             timed_out.add(seat)
             continue
@@ -114,6 +115,7 @@ def process(
                 store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, k), "1", ex=REMIND_TTL)
             left = (clock.deadline - now) if clock.deadline is not None else None
             _remind(store, loaded, seat, user, left, latest)
+            _observe_lag(store.now() - dict(clock.reminders)[latest])
             if kind == "none":
                 kind = "remind"
             acted.append(seat)
@@ -125,6 +127,16 @@ def process(
         nxt = min(nxt, now + TIMEOUT_RETRY) if nxt is not None else now + TIMEOUT_RETRY
     _reindex(store, gid, loaded.version, nxt, now)
     return SweepAction(gid, kind, tuple(acted))
+
+
+def _observe_lag(seconds: float) -> None:
+    """The metric of how late a reminder or timeout left the sweep (best effort)."""
+    try:
+        from workers.metrics import REMINDER_LAG
+
+        REMINDER_LAG.observe(max(0.0, seconds))
+    except Exception:  # pragma: no cover - a metric must never cost a reminder
+        log.debug("could not record the reminder lag", exc_info=True)
 
 
 def timeout_key(version: int, seat: int) -> str:
