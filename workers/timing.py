@@ -82,6 +82,22 @@ def describe_timer(turn_secs: float) -> str:
     return f"{format_duration(turn_secs)} per turn"
 
 
+def table_summary(meta: Mapping[str, str]) -> str:
+    """The table's clock in one sentence (``new``, ``timer``, the notice of a change)."""
+    turn = fnum(meta, "turn_hours") * HOUR
+    bank = fnum(meta, "bank_secs")
+    days = fnum(meta, "vacation_days", DEFAULT_VACATION_DAYS)
+    misses = int(fnum(meta, "miss_limit", DEFAULT_MISSES))
+    parts = [f"Timer: {describe_timer(turn)}"]
+    if bank:
+        parts.append(f"time bank {format_duration(bank)} per player")
+    parts.append(f"vacation {format_duration(days * DAY)} per player")
+    parts.append(f"autopilot after {count(misses, 'missed deadline')} in a row" if misses else "no autopilot")
+    if meta.get("quiet_deadlines") == "1":
+        parts.append("deadlines wait for the end of a player's quiet hours")
+    return "; ".join(parts) + "."
+
+
 # ------------------------------------------------------------------ zones
 @lru_cache(maxsize=1)
 def _zone_names() -> tuple[str, ...]:

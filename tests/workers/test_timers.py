@@ -508,3 +508,23 @@ def test_no_waiting_ping_against_automatic_players_alone(store: Store, clock: li
     gid = make_game(store, "sim", users=(A,), bots=1, turn_hours=24)
     assert pipeline.submit(store, gid, text="pick 2", idem="bot", seat=1, source="auto").ok
     assert not [m for m in outbox_messages(store) if m["type"] == "private" and "waiting for you" in m["text"]]
+
+
+def test_the_creator_changes_table_options_of_a_running_game(store: Store, clock: list[float], cmds: Commands) -> None:
+    gid = make_game(store, turn_hours=24)
+    ok, text = say(cmds, A, "timer fast misses=0 quiet_deadlines=on vacation=3d bank=1h")
+    assert ok, text
+    assert text == (
+        "Timer: fast (1 hour per turn); time bank 1 hour per player; vacation 3 days per player; "
+        "no autopilot; deadlines wait for the end of a player's quiet hours."
+    )
+    meta = store.meta(gid)
+    assert (meta["miss_limit"], meta["quiet_deadlines"], float(meta["vacation_days"])) == ("0", "1", 3.0)
+    assert "The table's clock is changed" in notices(store)[-1]
+    before = game_image(store)
+    for bad in ("timer misses=99", "timer vacation=90d", "timer quiet_deadlines=maybe", "timer fast fast"):
+        ok, text = say(cmds, A, bad)
+        assert not ok, bad
+    assert game_image(store) == before
+    ok, text = say(cmds, A, "timer misses=2 quiet_deadlines=off")
+    assert ok and "autopilot after 2 missed deadlines in a row" in text and "quiet_deadlines" not in store.meta(gid)
