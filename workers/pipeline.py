@@ -24,7 +24,7 @@ from typing import Any
 from engine import AnyGame, EngineError, Event, find_game, private, public
 from workers import metrics
 from workers.logs import log_context
-from workers.store import IMAGE_TTL, LOG_CHUNK, Outgoing, Store
+from workers.store import LOG_CHUNK, POSTED_TTL, Outgoing, Store
 from workers.timing import DEFAULT_MISSES, HOUR, SAFETY, next_due, seat_clock, table_deadline
 
 log = logging.getLogger(__name__)
@@ -450,7 +450,7 @@ def plan_after_step(
         deadline = index_time(store, gid, {**loaded.meta, **turn_meta}, loaded.seats, after, now)
     else:
         meta.update({"deadline_at": None, "remind_at": None, "safety_at": None, "turn_at": None})
-    keep = IMAGE_TTL if "posted_v" in meta else 0
+    keep = POSTED_TTL if "posted_v" in meta else 0
     return Plan(meta, deadline, outgoing, keep)
 
 

@@ -148,7 +148,10 @@ def k_callback(token: str) -> str:
 K_SEQ = f"{P}seq:game"
 K_DEADLINES = f"{P}deadlines"
 ARCHIVE_TTL = 7 * 86400
-IMAGE_TTL = 7 * 86400  # rendered PNGs and the snapshots of posted turns they are drawn from
+# Rendered PNGs are a cache for delivery (every table of a turn within seconds) and `board`;
+# they are drawn again from the snapshot when needed later, so they are not kept for long.
+IMAGE_TTL = 600
+POSTED_TTL = 7 * 86400  # snapshots of posted turns, the boards are drawn from (bounded by count)
 EVENTS_KEPT = 32  # versions of events kept: captions since the last post and `log`
 IDEM_KEPT = 24  # idempotency answers kept per game (the newest), see the commit script
 # Snapshots of posted turns kept per game. Decision: a turn post delivered more than this many
