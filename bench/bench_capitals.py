@@ -20,10 +20,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.capitals import CapitalsGame  # noqa: E402
-from engine.core.rng import Rng  # noqa: E402
-from renderer import base  # noqa: E402
-from renderer.capitals import board_image, city_image  # noqa: E402
+from engine.capitals import CapitalsGame
+from engine.core.rng import Rng
+from renderer import base
+from renderer.capitals import board_image, city_image
 
 GAME = CapitalsGame()
 
@@ -74,7 +74,7 @@ def main() -> int:
     for label, make in (("board", board_image), ("city", lambda v: city_image(v, 0))):
         render, encode = [], []
         for v in views:
-            ms, img = timed(lambda v=v: base.encode_png(make(v)))
+            ms, _ = timed(lambda v=v, make=make: base.encode_png(make(v)))
             render.append(ms)
             canvas = make(v)
             ms, _ = timed(lambda c=canvas: base.encode_png(c))
