@@ -95,7 +95,10 @@ def begin_execution(s: State) -> None:
     high, moved = tourism_phase(s)
     texts = [f"{seat_name(high)} holds the Highest Culture marker"]
     for owner, to in moved:
-        texts.append(f"the {seat_name(owner)} tourist goes to {seat_name(to)}")
+        if owner == to:
+            texts.append(f"the {seat_name(owner)} tourist returns home")
+        else:
+            texts.append(f"the {seat_name(owner)} tourist goes to {seat_name(to)}")
     log(s, "Tourism: " + join_words(texts) + ".")
     for t in s.tourists:
         t.moved = False

@@ -257,7 +257,7 @@ def apply_action(s: State, seat: int, a: Action) -> list[ChatEvent]:
         text = f"{name} reveals the {TILES[a.tile].name} and lays it as a lake on {cell_name(a.cell)}"
         s.recent.append({"seat": seat, "what": "lake", "cell": cell_name(a.cell)})
         s.turn += 1
-    gains = summary(before, snapshot(s, seat))
+    gains = summary(before, snapshot(s, seat)) if a.kind != "position" else ""
     if gains:
         text += f": {gains}"
     if ev.notes:
