@@ -156,8 +156,14 @@ class CapitalsGame(Game[State, Action]):
         return [notation_text(action, slug), *alias_texts(action, slug, name)]
 
     def action_group(self, notation: str) -> str:
-        """Heading for ``moves``."""
-        return GROUPS.get(notation.split(" ", 1)[0].lower(), "other")
+        """Heading for ``moves``: one group per tile for builds, prosperity tiles, lakes and
+        activations, so the buttons offer a tile first and then its legal cells."""
+        words = notation.split()
+        if len(words) >= 3 and words[0] in ("build", "prosper", "lake"):
+            return f"{words[0]} {words[1]}"
+        if len(words) >= 2 and words[0] == "activate":
+            return f"activate {words[1]}"
+        return GROUPS.get(words[0].lower() if words else "", "other")
 
     def action_variant(self, state: State, seat: Seat, action: Action) -> bool:
         """Activations paid with a different set of tourists are variants of one another."""

@@ -159,3 +159,11 @@ def test_status_help_and_costs_read_well() -> None:
     costs = {GAME.notation(s, 0, a): GAME.action_cost(s, 0, a) for a in GAME.legal_actions(s, 0)}
     assert costs["build market m12"] == "$2" and costs["build bakery m12"] == ""
     assert all("(s)" not in line for line in GAME.status_lines(s, 0))
+
+
+def test_moves_are_grouped_by_tile_so_buttons_offer_its_cells() -> None:
+    t = Table().clear_rows().row(0, "Market", "School").building(0)
+    groups = {GAME.action_group(m) for m in t.legal()}
+    assert groups == {"build market", "build school"}
+    assert GAME.action_group("position p2") == "buy a Start position"
+    assert GAME.action_group("pass cube") == "pass bonus"
