@@ -20,6 +20,7 @@ from renderer.base import (
     PANEL,
     PANEL_EDGE,
     RGB,
+    LayerCache,
     draw_text,
     font,
     ink_on,
@@ -81,6 +82,29 @@ def _col(x: int) -> str:
     return chr(ord("a") + x + 12) if 0 <= x + 12 < 26 else "?"
 
 
+GRIDS: LayerCache[Image.Image] = LayerCache(maxsize=64)
+"""Static layer: the rulers and grid lines of a city of a given extent (drawn once per size)."""
+
+
+def _grid_layer(x0: int, y0: int, x1: int, y1: int) -> Image.Image:
+    """Rulers (column letters, row numbers) and cell outlines, ready to paste."""
+    w = RULER + 2 + (x1 - x0 + 1) * CELL + 1
+    h = RULER + (y1 - y0 + 1) * CELL + 1
+    layer = Image.new("RGB", (w, h), PANEL)
+    draw = ImageDraw.Draw(layer)
+    small = font(13)
+    gx, gy = RULER + 2, RULER
+    for x in range(x0, x1 + 1):
+        draw_text(draw, (gx + (x - x0) * CELL + CELL / 2, gy - 11), _col(x), small, MUTED, anchor="mm")
+    for y in range(y0, y1 + 1):
+        draw_text(draw, (2 + RULER / 2, gy + (y - y0) * CELL + CELL / 2), str(y + 13), small, MUTED, anchor="mm")
+    for x in range(x0, x1 + 1):
+        for y in range(y0, y1 + 1):
+            px, py = gx + (x - x0) * CELL, gy + (y - y0) * CELL
+            draw.rectangle((px, py, px + CELL, py + CELL), outline=(222, 214, 200))
+    return layer
+
+
 def draw_city(image: Image.Image, draw: ImageDraw.ImageDraw, origin: tuple[int, int],
               player: Mapping[str, Any], recent: list[Mapping[str, Any]]) -> None:
     """Draw one city panel with its top-left corner at ``origin``."""
@@ -105,15 +129,8 @@ def draw_city(image: Image.Image, draw: ImageDraw.ImageDraw, origin: tuple[int, 
     x0, y0, x1, y1 = bounds(player)
     gx, gy = ox + RULER + 4, oy + HEAD + RULER
     small = font(13)
-    for x in range(x0, x1 + 1):
-        draw_text(draw, (gx + (x - x0) * CELL + CELL / 2, gy - 11), _col(x), small, MUTED, anchor="mm")
-    for y in range(y0, y1 + 1):
-        draw_text(draw, (ox + 4 + RULER / 2, gy + (y - y0) * CELL + CELL / 2), str(y + 13), small, MUTED,
-                  anchor="mm")
-    for x in range(x0, x1 + 1):
-        for y in range(y0, y1 + 1):
-            px, py = gx + (x - x0) * CELL, gy + (y - y0) * CELL
-            draw.rectangle((px, py, px + CELL, py + CELL), outline=(222, 214, 200))
+    grid = GRIDS.get((x0, y0, x1, y1), lambda: _grid_layer(x0, y0, x1, y1))
+    image.paste(grid, (ox + 2, gy - RULER))
     hot = {as_str(r.get("cell")) for r in recent if as_int(r.get("seat"), -1) == seat and r.get("cell")}
     name_font = font(12, "bold")
     for c in as_list(player.get("city")):

@@ -61,3 +61,14 @@ def test_board_and_city_images_and_a_finished_game() -> None:
 def test_survives_a_sparse_view() -> None:
     assert renderer.render("capitals", {})
     assert renderer.render("capitals", {"players": [{"name": "Ann", "city": [{"x": 0, "y": 0, "tile": None}]}]})
+
+
+def test_city_grid_layer_is_cached() -> None:
+    from renderer.capitals_city import GRIDS
+
+    GRIDS.clear()
+    v = GAME.view(GAME.new_game(1, 3), None)
+    table_image(v)
+    table_image(v)
+    info = GRIDS.info()
+    assert info.builds == 1 and info.hits == 5  # three cities of one size, drawn twice
