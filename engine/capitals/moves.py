@@ -199,6 +199,7 @@ def apply_action(s: State, seat: int, a: Action) -> list[ChatEvent]:
         cost = activation_cost(p, s, seat, a.cell)
         cubes = cost - len(a.tourists)
         p.nrg -= cubes
+        before["NRG"] -= cubes  # the payment is told in words, not as a lost cube
         p.city[a.cell].cubes += cubes
         for t in s.tourists:
             if t.city == seat and t.owner in a.tourists:
