@@ -111,7 +111,7 @@ def draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str,
         for k, (key, _) in enumerate(TRACKS):
             val = as_int(p.get("progress")) if key == "PRG" else as_int(tracks.get(key))
             draw_text(draw, (200 + k * 100, yy + 16), str(val), font(18), anchor="lm")
-        pre = p.get("prestige")
+        pre = p.get("prestige") if view.get("open_scores") else None  # a seat's own total stays private
         draw_text(draw, (820, yy + 16), "hidden" if pre is None else str(as_int(pre)), font(18), anchor="lm")
         st = as_map(p.get("station"))
         draw_text(draw, (930, yy + 16), f"level {as_int(st.get('level'))}", font(18), anchor="lm")

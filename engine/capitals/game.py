@@ -46,7 +46,8 @@ HELP = """The Capitals — each round has five phases:
   whose top-left corner it is); prosperity rounds: build a prosperity tile or a lake.
     relocate o12    prosper three-pennants n14    lake warehouse l12
 Payments you cannot afford take loans automatically (-1 prestige, +$3 each).
-Options: prosperity (module), variant (full draw), open_scores (default true)."""
+Options: prosperity (module), variant (full draw), open_scores (default false: until the end
+you see only your own prestige total)."""
 
 GROUPS = {
     "position": "buy a Start position",

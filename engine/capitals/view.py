@@ -52,7 +52,7 @@ def tile_view(tile_id: str) -> dict[str, Any]:
 
 def build_view(s: State, seat: int | None) -> dict[str, Any]:
     """The JSON view for ``seat`` (``None``: a spectator)."""
-    open_scores = bool(s.options.get("open_scores", True)) or s.phase == "over"
+    open_scores = bool(s.options.get("open_scores", False)) or s.phase == "over"
     players = []
     for i, p in enumerate(s.players):
         city = []

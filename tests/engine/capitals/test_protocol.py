@@ -127,11 +127,12 @@ def test_no_view_or_public_event_leaks_a_hand(players: int) -> None:
 
 
 def test_closed_scores_show_only_your_own_prestige() -> None:
-    s = GAME.new_game(3, 3, {"open_scores": False})
+    s = GAME.new_game(3, 3)
     v = GAME.view(s, 1)
     assert [p["prestige"] is None for p in v["players"]] == [True, False, True]
     assert all(p["prestige"] is None for p in GAME.view(s, None)["players"])
-    assert all(p["prestige"] is not None for p in GAME.view(GAME.new_game(3, 3), None)["players"])
+    opened = GAME.new_game(3, 3, {"open_scores": True})
+    assert all(p["prestige"] is not None for p in GAME.view(opened, None)["players"])
 
 
 def test_automatic_player_beats_random_play() -> None:
