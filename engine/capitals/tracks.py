@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.capitals.data import BOARD, MAX_STATION_LEVEL, STATIONS, TILES, Delta
+from engine.capitals.data import BOARD, MAX_STATION_LEVEL, STATIONS, TILES, TRACK_WORDS, Delta
 from engine.capitals.state import State
 from engine.core.text import count
 
@@ -59,7 +59,8 @@ def _end_symbol(s: State, ev: Event, track: str, end: str) -> None:
             p.pre += amount
         elif what == "NRG":
             p.nrg += amount
-    ev.notes.append(f"reached the {'top' if end == 'top' else 'bottom'} of {gain_word(track, 1)[3:]}"
+    name = TRACK_WORDS[track] if track != "ECO" else "Economy"
+    ev.notes.append(f"reached the {'top' if end == 'top' else 'bottom'} of {name}"
                     f" ({', '.join(gain_word(k, v) for k, v in symbol.items())})")
 
 
