@@ -60,8 +60,8 @@ def _end_symbol(s: State, ev: Event, track: str, end: str) -> None:
         elif what == "NRG":
             p.nrg += amount
     name = TRACK_WORDS[track] if track != "ECO" else "Economy"
-    ev.notes.append(f"reached the {'top' if end == 'top' else 'bottom'} of {name}"
-                    f" ({', '.join(gain_word(k, v) for k, v in symbol.items())})")
+    ev.notes.append(f"reached the {'top' if end == 'top' else 'bottom'} of {name}: "
+                    f"{', '.join(gain_word(k, v) for k, v in symbol.items())}")
 
 
 def loans_needed(eco: int, amount: int) -> int:
@@ -83,7 +83,7 @@ def pay(s: State, ev: Event, amount: int) -> int:
         p.tracks["ECO"] += k * int(BOARD.c["loan_money"])
         p.pre -= k * int(BOARD.c["loan_prestige"])
         p.loans += k
-        ev.notes.append(f"took {count(k, 'loan')} ({gain_word('PRE', -k)})")
+        ev.notes.append(f"took {count(k, 'loan')}, {gain_word('PRE', -k)}")
     p.tracks["ECO"] -= amount
     return k
 
@@ -101,7 +101,7 @@ def upgrade_station(s: State, ev: Event) -> None:
     p.station = new
     p.level = nxt
     p.nrg += STATIONS[new].cubes
-    ev.notes.append(f"upgraded the power station to level {nxt} (+{count(STATIONS[new].cubes, 'energy cube')})")
+    ev.notes.append(f"upgraded the power station to level {nxt}, which brought {count(STATIONS[new].cubes, 'cube')}")
     for placed in p.city.values():
         if placed.lake:
             continue

@@ -135,5 +135,5 @@ def test_end_symbol_texts_name_the_track() -> None:
     t = Table().tracks(0, ECO=59, PS=6)
     change(t.state, ev, "ECO", 5)
     change(t.state, ev, "PS", 1)
-    assert ev.notes == ["reached the top of Economy (+1 prestige)",
-                        "reached the top of Public Services (+3 energy cubes)"]
+    assert ev.notes == ["reached the top of Economy: +1 prestige",
+                        "reached the top of Public Services: +3 energy cubes"]
