@@ -18,6 +18,7 @@ from renderer.capitals_city import TYPE_FILL, colour_fill
 from renderer.viewdata import as_int, as_list, as_map, as_opt_int, as_str
 
 WIDTH: Final[int] = 1200
+TABLE_TOP: Final[int] = 240 + 3 * 34 + 40
 TRACKS: Final[tuple[tuple[str, str], ...]] = (
     ("POP", "Pop"), ("LAB", "Lab"), ("PS", "PS"), ("PRG", "Prog"), ("ECO", "$"), ("CUL", "Cult"),
 )
@@ -26,8 +27,7 @@ TRACKS: Final[tuple[tuple[str, str], ...]] = (
 def board_height(view: Mapping[str, Any]) -> int:
     """Pixel height of the central board for this view."""
     players = len(as_list(view.get("players")))
-    rows = max(1, max((len(as_list(r)) for r in as_list(view.get("rows"))), default=1))
-    return 130 + 110 + 3 * 34 + min(rows, 12) * 0 + 40 + 36 * (players + 1) + 20
+    return TABLE_TOP + 36 * (players + 1) + 20 + (28 if as_map(view.get("neutral")) else 0)
 
 
 def draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> int:
@@ -57,7 +57,11 @@ def draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str,
     for i, slot in enumerate(as_list(view.get("start_track"))):
         s = as_map(slot)
         x = 16 + i * sw
-        draw.rectangle((x, y + 24, x + sw - 6, y + 100), fill=PANEL, outline=PANEL_EDGE)
+        usable = s.get("available", True)
+        draw.rectangle((x, y + 24, x + sw - 6, y + 100), fill=PANEL if usable else (226, 220, 206),
+                       outline=PANEL_EDGE)
+        if not usable:
+            draw_text(draw, (x + sw - 14, y + 36), "not used", font(14), MUTED, anchor="rm")
         draw_text(draw, (x + 8, y + 36), f"P{as_int(s.get('pos'))}  ${as_int(s.get('money'))} ×{as_int(s.get('mult'))}",
                   font(16), MUTED, anchor="lm")
         seat = as_opt_int(s.get("seat"))
@@ -93,7 +97,7 @@ def draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str,
     draw_text(draw, (16, y + 3 * 34 + 14), f"Stack: {as_int(view.get('deck_size'))} tiles of this era left",
               font(15), MUTED, anchor="lm")
     # track table
-    y = y + 3 * 34 + 40
+    y = TABLE_TOP
     cols = [("City", 16), *((label, 200 + i * 100) for i, (_, label) in enumerate(TRACKS)),
             ("Prestige", 820), ("Station", 930), ("Cubes", 1060)]
     for label, x in cols:
@@ -119,6 +123,7 @@ def draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str,
     neutral = as_map(view.get("neutral"))
     bottom = y + 36 * (len(players) + 1)
     if neutral:
-        draw_text(draw, (16, bottom + 8), f"Neutral (Grey) Culture: {as_int(neutral.get('culture'))}", font(16),
+        draw_text(draw, (16, bottom + 14), f"Neutral (Grey) Culture: {as_int(neutral.get('culture'))}", font(16),
                   MUTED, anchor="lm")
+        bottom += 28
     return bottom + 20

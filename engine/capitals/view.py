@@ -96,6 +96,7 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         "row_costs": list(BOARD.c["row_costs"]),
         "deck_size": len(s.decks.get(s.era, [])),
         "start_track": [{"pos": q.pos, "money": q.money, "mult": q.mult,
+                         "available": q.pos <= BOARD.political_positions[s.n],
                          "seat": next((i for i, p in enumerate(s.players) if p.pos == q.pos), None),
                          "old": next((i for i, p in enumerate(s.players) if p.old == q.pos), None)}
                         for q in BOARD.positions],
