@@ -113,6 +113,14 @@ class PlayCommands(CommandBase):
             action2, err2 = attempt(again)
             if action2 is not None or not isinstance(err2, InvalidNotation):
                 text, action = again, action2
+        if action is None and err is not None and len(text.split()) > 1:
+            # The parser refuses leftover words; find the move they follow, to say so plainly.
+            words = text.split()
+            for cut in range(len(words) - 1, 0, -1):
+                head, _ = attempt(" ".join(words[:cut]))
+                if head is not None:
+                    action = head
+                    break
         if action is None:
             return text, None
         forms = [game.notation(state, seat, action), *game.notation_forms(state, seat, action)]
