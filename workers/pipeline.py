@@ -317,11 +317,19 @@ def _seat_meta(
     """Missed-deadline bookkeeping of the acting seat, and what the table and the player are
     told when a timeout played for them (issue: a pick "typed by nobody" must say so).
 
-    A player's own move clears the count of consecutive misses; a timeout adds one, and at the
-    table's limit (``miss_limit``, default 2) the seat goes on autopilot until ``back``.
+    A player's own move clears the count of consecutive misses (and ends autopilot); a timeout
+    adds one, and at the table's limit (``miss_limit``, default 2) the seat goes on autopilot
+    until ``back`` or the player's own move.
     """
     key = f"misses:{seat}"
     if source == "player":
+        if loaded.meta.get(f"auto:{seat}") == "1":
+            # Decision: a player who moves for their own seat on autopilot is back, as with `back`.
+            name = display_names(store, loaded)[seat]
+            events.append(
+                public(f"👋 {name} is back and plays again; the automatic player steps aside.", kind="autopilot")
+            )
+            return {key: None, f"auto:{seat}": None}
         return {key: None} if loaded.meta.get(key) else {}
     if source != "timeout":
         return {}

@@ -294,10 +294,13 @@ def test_autopilot_after_the_configured_misses_and_back(store: Store, clock: lis
     _, log = assert_replays(store, gid)
     assert [e["src"] for e in log if e["s"] == 0][-3:] == ["auto", "auto", "auto"]
     assert "(alice) is on autopilot" in say(cmds, A, "status")[1]
-    ok, text = say(cmds, A, "back")
-    assert ok and "hands your seat back" in text
+    # alice's own move also takes her seat back
+    assert pipeline.submit(store, gid, text="pick 3", idem="a-back", user=A).ok
     assert "auto:0" not in store.meta(gid) and "steps aside" in notices(store)[-1]
-    assert pipeline.submit(store, gid, text="pick 2", idem="a-own", user=A).ok
+    store.r.hset(k_meta(gid), "auto:0", "1")  # on autopilot again: `back` ends it too
+    ok, text = say(cmds, A, "back")
+    assert ok and "hands your seat back" in text, text
+    assert "auto:0" not in store.meta(gid) and "steps aside" in notices(store)[-1]
     assert assert_replays(store, gid)[1][-1]["src"] == "player"
 
 
