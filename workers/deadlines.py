@@ -107,18 +107,18 @@ def process(
         fresh = [k for k in due_now if k not in sent]
         if not fresh:
             continue
-        # Several leads due at once (the sweeper was down): one reminder, the latest; the
-        # claim on the latest key decides which sweeper sends it.
-        latest = fresh[-1]
-        if store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, latest), "1", nx=True, ex=REMIND_TTL):
-            for k in fresh[:-1]:
-                store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, k), "1", ex=REMIND_TTL)
-            left = (clock.deadline - now) if clock.deadline is not None else None
-            _remind(store, loaded, seat, user, left, latest)
-            _observe_lag(store.now() - dict(clock.reminders)[latest])
-            if kind == "none":
-                kind = "remind"
-            acted.append(seat)
+        # Decision: every lead is sent once, even late (after an outage of the sweeper both
+        # may be due at once): a restart must lose none. Each is claimed by its own key, so a
+        # second sweeper sends none of them again.
+        for lead in fresh:
+            if store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, lead), "1", nx=True, ex=REMIND_TTL):
+                left = (clock.deadline - now) if clock.deadline is not None else None
+                _remind(store, loaded, seat, user, left, lead)
+                _observe_lag(store.now() - dict(clock.reminders)[lead])
+                if kind == "none":
+                    kind = "remind"
+                if seat not in acted:
+                    acted.append(seat)
     others = frozenset(s for s in movers if s not in timed_out)
     nxt = pipeline.index_time(store, gid, meta, loaded.seats, others, now)
     if timed_out:

@@ -382,7 +382,12 @@ def seat_clock(meta: Mapping[str, str], seat: int, user: Mapping[str, str], now:
                 moved.append((key, early))
             continue
         moved.append((key, later))
-    return SeatClock(seat, deadline, tuple(sorted(moved, key=lambda x: (x[1], x[0]))), away)
+    # Leads that fall at the same moment (half time of a 2-hour turn is also an hour before
+    # its end; two last calls before the night) are one reminder, not two.
+    at_once: dict[float, str] = {}
+    for key, at in sorted(moved, key=lambda x: (x[1], x[0])):
+        at_once[at] = key
+    return SeatClock(seat, deadline, tuple((key, at) for at, key in sorted(at_once.items())), away)
 
 
 def next_due(clock: SeatClock, sent: set[str]) -> float | None:

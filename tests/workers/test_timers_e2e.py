@@ -38,12 +38,12 @@ def beat(redis_url: str, tmp: Path, name: str) -> subprocess.Popen[bytes]:
 def test_reminders_and_timeouts_once_across_restarts_with_two_sweepers(
     spawn: Any, store: Store, redis_url: str, tmp_path: Path
 ) -> None:
-    for user in (A, B):  # reminders at half time and one second before the deadline
+    for user in (A, B):  # reminders at half time and two seconds before the deadline
         store.r.hset(k_user(user), mapping={"name": user.split(":")[1], "remind": "half,2s"})
     w = spawn.worker("e2e")
     sweepers = [beat(redis_url, tmp_path, "s1"), beat(redis_url, tmp_path, "s2")]
     try:
-        gid = make_game(store, turn_hours=8 / 3600)  # 8 s per turn: reminders at 4 s and 6 s
+        gid = make_game(store, turn_hours=12 / 3600)  # 12 s per turn: reminders at 6 s and 10 s
         time.sleep(0.5)
         os.kill(sweepers[0].pid, signal.SIGKILL)  # a sweeper dies between scheduling and firing
         sweepers[0].wait(10)
