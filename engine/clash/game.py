@@ -136,8 +136,13 @@ class ClashGame(Game[State, Action]):
         return forms(state, seat, action)
 
     def action_group(self, notation: str) -> str:
-        """Heading for ``moves``."""
-        return GROUPS.get(notation.split(" ", 1)[0], "choices")
+        """Heading for ``moves``: city actions by city and kind ("Athens: collect"), the rest by kind."""
+        words = notation.split(" ")
+        if words[0] in ("collect", "build", "grow", "civic") and len(words) > 1:
+            return f"{words[1].capitalize()}: {GROUPS[words[0]]}"
+        if words[0] == "move" and len(words) > 1:
+            return "move ships" if words[1].startswith("ship") else f"move from {words[1].upper()}"
+        return GROUPS.get(words[0], "choices")
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""

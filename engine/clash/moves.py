@@ -20,12 +20,14 @@ from engine.clash.cities import (
     grow_options,
     husbandry_cost,
     nationalism_applies,
+    sea_neighbours,
     step_cost,
 )
-from engine.clash.data import TABLES
+from engine.clash.data import LIMITS, TABLES
 from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options
-from engine.clash.state import MOODS, State
+from engine.clash.state import MOODS, City, State
 from engine.clash.turns import dogma_options, free_advance_options, raze_options
+from engine.core.text import count, plural_word, with_article
 
 
 def legal(state: State, seat: int) -> list[Action]:
@@ -214,4 +216,66 @@ def explain(state: State, seat: int, text: str) -> str:
         return ""
     if verb in ("found", "collect", "build", "grow") and state.actions_left < 1 and not state.pending:
         return "You have no action left this turn; type `end` to end your turn."
+    if verb in ("build", "grow", "collect") and len(words) >= 2:
+        city = next((c for c in state.cities_of(seat) if words[1] in (c.name.lower(), c.space)), None)
+        if city is None:
+            return f"You have no city called `{words[1]}`."
+        if not can_activate(state, city):
+            return f"{city.name} is angry and was already activated this turn."
+        if verb == "grow" and len(words) >= 3:
+            return _grow_refusal(state, seat, city, words[2])
+        if verb == "build":
+            return _build_refusal(state, seat, city, words[2:])
+    if verb == "found" and len(words) >= 2:
+        space = words[1]
+        if not any(u.owner == seat and u.kind == "settler" and u.space == space and u.carrier < 0 for u in state.units):
+            return f"You have no settler on {space.upper()}."
+        if state.terrain.get(space) == "barren":
+            return "No city may be founded on a Barren space."
+        if space in state.exhausted:
+            return "No city may be founded on exhausted land."
+        if len(state.cities_of(seat)) >= LIMITS["settlement"]:
+            return "You already have all 7 cities on the board."
     return ""
+
+
+def _grow_refusal(state: State, seat: int, city: City, building: str) -> str:
+    """Why a city cannot get ``building`` (component limits and size rules say so plainly)."""
+    from engine.clash.cities import BUILDING_ADVANCE, acts_angry, pieces_of
+
+    if building not in BUILDING_ADVANCE:
+        return "A city can add a temple, fortress, academy or port."
+    if acts_angry(state, city):
+        return f"{city.name} is angry: an angry city cannot grow."
+    if building in city.pieces:
+        return f"{city.name} already has {with_article(building)}."
+    if city.size >= LIMITS["city_size"]:
+        return f"{city.name} already has the largest size, 5."
+    n = len(state.cities_of(seat))
+    if city.size + 1 > n:
+        return f"A city cannot grow larger than your number of cities ({n})."
+    need = BUILDING_ADVANCE[building]
+    if need not in state.pl[seat].advances:
+        return f"{with_article(building.capitalize())} needs {TABLES.advances[need].name}."
+    if pieces_of(state, seat, building) >= LIMITS[building]:
+        return f"All your {LIMITS[building]} {plural_word(building)} are on the board."
+    if building == "port" and not sea_neighbours(state, city.space):
+        return f"{city.name} is not next to the sea."
+    return "You cannot pay 1 food, 1 ore and 1 wood (gold may stand in for any of them)."
+
+
+def _build_refusal(state: State, seat: int, city: City, kinds: list[str]) -> str:
+    """Why a Build is refused: unit limits, stacking, ports, size and payment."""
+    from engine.clash.cities import armies_on, effective_size, units_of
+
+    units = [k for k in kinds if k in ("settler", "army", "ship")]
+    if len(units) > effective_size(state, city):
+        return f"{city.name} can build at most {count(effective_size(state, city), 'unit')} now."
+    for kind in ("settler", "army", "ship"):
+        if units_of(state, seat, kind) + units.count(kind) > LIMITS[kind]:
+            return f"You may have at most {count(LIMITS[kind], kind)} on the board."
+    if armies_on(state, city.space, seat) + units.count("army") > LIMITS["stack"]:
+        return "At most 4 army units may stand on one space."
+    if "ship" in units and "port" not in city.pieces:
+        return "Ships are built only in a city with a port."
+    return "You cannot pay for those units."
