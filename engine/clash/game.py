@@ -19,7 +19,7 @@ from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
 from engine.clash.state import State, dump_state, load_state
 from engine.clash.turns import start_turn
-from engine.clash.view import build_view
+from engine.clash.view import build_view, orient_choices
 from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.events import Event
@@ -112,10 +112,13 @@ class ClashGame(Game[State, Action]):
         return state.clone()
 
     def reveals_hidden(self, before: State, after: State, seat: Seat, action: Action) -> bool:
-        """Revealing a face-down region or a wonder card shows what nobody knew."""
-        return sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots) or len(
-            after.revealed_wonders
-        ) != len(before.revealed_wonders)
+        """Revealing a face-down region (also for turning it) or a wonder card shows what nobody knew."""
+        turning = after.pending.get("kind") == "orient" and before.pending != after.pending
+        return (
+            turning
+            or sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots)
+            or len(after.revealed_wonders) != len(before.revealed_wonders)
+        )
 
     def parse(self, state: State, seat: Seat, text_: str) -> Action:
         """As the base parse, but a refused move of a known kind says why (``explain``)."""
@@ -181,7 +184,12 @@ class ClashGame(Game[State, Action]):
                 "first": "to choose the first player",
                 "reserve": "to reserve a wonder with Monuments",
             }
-            return f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            if state.pending["kind"] == "orient":
+                for name, ter in orient_choices(state).items():
+                    spaces = ", ".join(f"{h.upper()} {t}" for h, t in ter.items())
+                    text += f" `orient {name}`: {spaces}."
+            return text
         return (
             f"Round {state.round}, turn {state.turn}: {names[state.active]} to play, "
             f"{count(state.actions_left, 'action')} left."

@@ -74,7 +74,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "active": state.active,
         "first": state.first,
         "actions_left": state.actions_left,
-        "pending": {k: v for k, v in state.pending.items() if k in ("kind", "seat")},
+        "pending": pending_view(state),
         "slots": slots,
         "cities": cities,
         "units": units,
@@ -85,3 +85,24 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "revealed_wonders": list(state.revealed_wonders),
         "reserved": dict(state.reserved),
     }
+
+
+def orient_choices(state: State) -> dict[str, dict[str, str]]:
+    """For an open orientation choice: the terrain each orientation would give, per hex.
+
+    Public on purpose: the tile is face up on the table while the explorer turns it."""
+    from engine.clash.board import placement
+
+    pend = state.pending
+    slot = next(s for s in state.slots if s.id == pend["slot"])
+    return {("turned" if o else "base"): placement(slot, bool(o)) for o in pend["options"]}
+
+
+def pending_view(state: State) -> dict[str, Any]:
+    """The open choice as everyone may see it."""
+    out: dict[str, Any] = {k: v for k, v in state.pending.items() if k in ("kind", "seat")}
+    if state.pending.get("kind") == "orient":
+        out["choices"] = orient_choices(state)
+    elif state.pending.get("kind") in ("anchor", "barbarians"):
+        out["options"] = list(state.pending["options"])
+    return out
