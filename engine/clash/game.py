@@ -13,7 +13,7 @@ from typing import Any
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
 from engine.clash.data import TABLES
-from engine.clash.moves import explain, illegal_reason, legal
+from engine.clash.moves import cost_words, explain, illegal_reason, legal
 from engine.clash.notation import forms, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
@@ -146,6 +146,10 @@ class ClashGame(Game[State, Action]):
         if words[0] == "move" and len(words) > 1:
             return "move ships" if words[1].startswith("ship") else f"move from {words[1].upper()}"
         return GROUPS.get(words[0], "choices")
+
+    def action_cost(self, state: State, seat: Seat, action: Action) -> str:
+        """What the action spends (gold standing in for a missing resource is named)."""
+        return cost_words(state, seat, action)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""

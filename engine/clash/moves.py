@@ -279,3 +279,53 @@ def _build_refusal(state: State, seat: int, city: City, kinds: list[str]) -> str
     if "ship" in units and "port" not in city.pieces:
         return "Ships are built only in a city with a port."
     return "You cannot pay for those units."
+
+
+def cost_words(state: State, seat: int, a: Action) -> str:
+    """What ``a`` will spend, in words, for move lists and buttons (``""`` when free)."""
+    from engine.clash.advances import payment as adv_payment
+    from engine.clash.cities import build_cost, draft_tokens, grow_cost
+    from engine.clash.resources import add_cost, cost_text, plan_payment
+
+    p = state.pl[seat]
+    parts: list[str] = []
+    if a.kind == "advance":
+        free = bool(state.pending) and state.pending.get("kind") in ("free", "dogma")
+        plan = adv_payment(state, p, a.name, free)
+        if plan:
+            parts.append(cost_text(plan))
+    elif a.kind == "build":
+        plan = plan_payment(p, build_cost(p, a.items, "draft" in a.flags))
+        if plan:
+            parts.append(cost_text(plan))
+        if "draft" in a.flags:
+            parts.append(count(draft_tokens(p), "mood token"))
+    elif a.kind == "grow":
+        plan = plan_payment(p, add_cost(grow_cost(p, a.name), {"food": 1} if "settler" in a.flags else {}))
+        if plan:
+            parts.append(cost_text(plan))
+    elif a.kind == "civic":
+        city = state.city_at(a.space)
+        if city is not None:
+            paid = civic_payment(p, a.n * step_cost(p, city))
+            if paid:
+                mood = paid.pop("mood", 0) + (1 if "voting" in a.flags else 0)
+                if mood:
+                    parts.append(count(mood, "mood token"))
+                if paid:
+                    parts.append(cost_text(paid))
+    elif a.kind == "collect":
+        if "husbandry" in a.flags and husbandry_cost(p):
+            parts.append("1 food")
+        if p.free_economy and p.collects >= 1:
+            parts.append("2 mood tokens")
+    elif a.kind == "move":
+        if "road" in a.flags:
+            parts.append("1 food")
+        if "ore" in a.flags:
+            parts.append("1 ore")
+    elif a.kind == "taxes" or a.kind == "forced":
+        parts.append("1 mood token")
+    elif a.kind == "absolute":
+        parts.append("2 mood tokens")
+    return " and ".join(parts)

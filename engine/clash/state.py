@@ -144,6 +144,8 @@ class State:
     end_reason: str = ""
     changed: list[str] = field(default_factory=list)
     """Hexes changed since the active player's turn began (image highlight)."""
+    prev_changed: list[str] = field(default_factory=list)
+    """Hexes changed in the previous turn (highlighted until the new turn changes something)."""
     terrain: dict[str, str] = field(default_factory=dict)
     """Derived: terrain of every revealed hex (rebuilt on load)."""
 
@@ -232,6 +234,7 @@ class State:
             card_log=[list(e) for e in self.card_log],
             end_reason=self.end_reason,
             changed=list(self.changed),
+            prev_changed=list(self.prev_changed),
             terrain=dict(self.terrain),
         )
 

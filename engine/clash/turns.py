@@ -59,6 +59,7 @@ def start_turn(state: State) -> list[Event]:
     state.actions_left = int(RULES["actions_per_turn"])
     state.mode = ""
     state.mode_left = 0
+    state.prev_changed = sorted(set(state.changed))
     state.changed = []
     p.used = []
     p.collects = 0

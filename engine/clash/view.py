@@ -80,7 +80,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "units": units,
         "exhausted": list(state.exhausted),
         "players_info": players,
-        "changed": sorted(set(state.changed)),
+        "changed": sorted(set(state.changed or state.prev_changed)),
         "viewer": seat,
         "revealed_wonders": list(state.revealed_wonders),
         "reserved": dict(state.reserved),
