@@ -55,7 +55,10 @@ def header_text(view: Mapping[str, Any]) -> tuple[str, str]:
     active = as_int(view.get("active"))
     left = as_int(view.get("actions_left"))
     who = names[active] if 0 <= active < len(names) else "?"
-    return line1, f"{who} to play — {left} {'action' if left == 1 else 'actions'} left. Yellow outlines: this turn."
+    return (
+        line1,
+        f"{who} to play — {left} {'action' if left == 1 else 'actions'} left. Yellow outlines: the latest changes.",
+    )
 
 
 def board_image(view: Mapping[str, Any]) -> Any:

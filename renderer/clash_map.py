@@ -192,14 +192,13 @@ def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], col
         bx += r * 0.62
     mood = as_str(city.get("mood"))
     if mood in ("happy", "angry"):
-        tag = "happy" if mood == "happy" else "angry"
         draw_text(
             draw,
-            (x, y - r - 12),
-            tag,
+            (x - r - 8, y + r * 0.55),
+            mood,
             font(max(11, int(geo.size * 0.16)), "bold"),
             INK,
-            anchor="mm",
+            anchor="rm",
             stroke=2,
             stroke_fill=WHITE,
         )
