@@ -43,8 +43,8 @@ Actions (city names or spaces both work):
   civic athens                    make a city one step happier (`civic athens 2` for two steps)
   done / end                      close a Move or Civic action / end your turn
 Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze sparta`, `no raze`,
-`first blue`, `reserve pyramids`. Free abilities: `taxes`, `liberties`, `cartography`, `absolute`,
-`forced`, `theater culture`. Options (true/false): four_rounds (the four-round game), variable_end
+`first blue`, `reserve pyramids`. Abilities: `taxes`, `liberties`, `cartography` (each takes an action);
+`absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
 (the 7-round track with an end roll in the last five turns).
 Battles, barbarian attacks, cultural influence, cards and wonders come with the second part of
 the game."""
