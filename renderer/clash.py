@@ -38,7 +38,7 @@ WAITING: Final[Mapping[str, str]] = {
 
 def header_text(view: Mapping[str, Any]) -> tuple[str, str]:
     """Two header lines: where the game stands and who is awaited."""
-    names = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players_info"))]
+    names = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players"))]
     rnd, turn = as_int(view.get("round"), 1), as_int(view.get("turn"), 1)
     phase = as_str(view.get("phase"))
     first = as_int(view.get("first"))
@@ -64,7 +64,7 @@ def header_text(view: Mapping[str, Any]) -> tuple[str, str]:
 def board_image(view: Mapping[str, Any]) -> Any:
     """The public image as a Pillow image (before encoding; the benchmark times both)."""
     mp = map_image(view, WIDTH - 2 * MARGIN)
-    players = [as_map(p) for p in as_list(view.get("players_info"))]
+    players = [as_map(p) for p in as_list(view.get("players"))]
     rows = (len(players) + 1) // 2
     height = HEADER_H + MARGIN + mp.height + GAP + rows * (PANEL_H + GAP) + MARGIN
     image = new_canvas((WIDTH, height), PAPER)

@@ -141,7 +141,7 @@ def map_image(view: Mapping[str, Any], width: int) -> Image.Image:
     base: Image.Image = STATIC_LAYERS.get(key, lambda: _base(view, geo))
     image = base.copy()
     draw = ImageDraw.Draw(image)
-    colours = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players_info"))]
+    colours = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players"))]
     for h in str_list(view.get("changed")):
         if h in hexes:
             draw.polygon(geo.corners(h, geo.size * 0.06), outline=HIGHLIGHT, width=max(4, int(geo.size * 0.1)))

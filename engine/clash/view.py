@@ -67,7 +67,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         )
     return {
         "game": "clash",
-        "players": state.players,
+        "player_count": state.players,
         "round": state.round,
         "turn": state.turn,
         "phase": state.phase,
@@ -79,7 +79,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "cities": cities,
         "units": units,
         "exhausted": list(state.exhausted),
-        "players_info": players,
+        "players": players,
         "changed": sorted(set(state.changed or state.prev_changed)),
         "viewer": seat,
         "revealed_wonders": list(state.revealed_wonders),
@@ -106,3 +106,8 @@ def pending_view(state: State) -> dict[str, Any]:
     elif state.pending.get("kind") in ("anchor", "barbarians"):
         out["options"] = list(state.pending["options"])
     return out
+
+
+def _vp(h: int) -> float | int:
+    """Points as a number (whole when possible)."""
+    return h // 2 if h % 2 == 0 else h / 2

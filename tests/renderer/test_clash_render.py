@@ -44,7 +44,7 @@ def test_finished_game_and_odd_views() -> None:
     assert header_text(GAME.view(s, None))[1] == "The game is over."
     good = GAME.view(s, None)
     odd = {**good, "cities": [1, "x", {"space": "z99"}], "units": [{"space": None}, {"space": "q1", "kind": "ship"}]}
-    for view in ({}, {"slots": None, "cities": [1, "x"], "units": [{"space": None}]}, {"players_info": [None]}, odd):
+    for view in ({}, {"slots": None, "cities": [1, "x"], "units": [{"space": None}]}, {"players": [None]}, odd):
         assert Image.open(io.BytesIO(renderer.render("clash", view))).format == "PNG"
 
 
