@@ -63,6 +63,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                     (ADVANCES[a].category for a in p.advances if ADVANCES[a].category in TABLES.governments), ""
                 ),
                 "points": show(halves(state, p.seat)),
+                "vp": _vp(halves(state, p.seat)),
             }
         )
     return {
