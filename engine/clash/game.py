@@ -14,7 +14,7 @@ from engine.clash import bot
 from engine.clash.actions import VERBS, Action
 from engine.clash.data import TABLES
 from engine.clash.moves import cost_words, explain, illegal_reason, legal
-from engine.clash.notation import forms, text
+from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
 from engine.clash.state import State, dump_state, load_state
@@ -126,7 +126,7 @@ class ClashGame(Game[State, Action]):
     def parse(self, state: State, seat: Seat, text_: str) -> Action:
         """As the base parse, but a refused move of a known kind says why (``explain``)."""
         try:
-            return super().parse(state, seat, text_)
+            return super().parse(state, seat, normalize_typed(text_))
         except IllegalAction as exc:
             why = explain(state, seat, text_)
             if why:
