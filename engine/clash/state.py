@@ -117,6 +117,8 @@ class State:
     units: list[Unit]
     pl: list[Player]
     rng: Rng
+    order: list[int] = field(default_factory=list)
+    """Seats clockwise around the table (turn order); the 4-player game seats at random."""
     next_id: int = 1
     exhausted: list[str] = field(default_factory=list)
     wonder_deck: list[str] = field(default_factory=list)
@@ -156,7 +158,14 @@ class State:
 
     def left_of(self, seat: int) -> int:
         """The next seat clockwise (the player to the left, rules 6.1)."""
-        return (seat + 1) % self.players
+        order = self.order or list(range(self.players))
+        return order[(order.index(seat) + 1) % self.players]
+
+    def clockwise_from(self, seat: int) -> list[int]:
+        """Every seat clockwise starting with ``seat``."""
+        order = self.order or list(range(self.players))
+        i = order.index(seat)
+        return order[i:] + order[:i]
 
     def city_at(self, space: str) -> City | None:
         """The city on ``space``, if any."""
@@ -213,6 +222,7 @@ class State:
             ],
             pl=[_copy_player(p) for p in self.pl],
             rng=Rng(self.rng.state),
+            order=list(self.order),
             next_id=self.next_id,
             exhausted=list(self.exhausted),
             wonder_deck=list(self.wonder_deck),

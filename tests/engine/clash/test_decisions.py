@@ -33,10 +33,13 @@ def test_d06_first_player_tie_walks_clockwise() -> None:
 
     pos = Position(4)
     s = pos.state
+    s.order = [0, 1, 2, 3]
     s.first = 2
     for seat, total in enumerate((5, 5, 3, 1)):
         s.pl[seat].culture_level = total
     assert first_player_chooser(s) == 0  # from seat 3 clockwise: 3 (1), 0 (5)
+    s.order = [2, 1, 3, 0]
+    assert first_player_chooser(s) == 1  # now seat 1 sits left of the first player
 
 
 def test_d08_roads_intermediate_space_must_be_free_land() -> None:
