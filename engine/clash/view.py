@@ -69,6 +69,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
     return {
         "game": "clash",
         "player_count": state.players,
+        "order": list(state.order or range(state.players)),
         "round": state.round,
         "turn": state.turn,
         "phase": state.phase,
