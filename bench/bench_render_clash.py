@@ -1,7 +1,7 @@
 """Benchmark of the Clash of Cultures image (``.venv/bin/python bench/bench_render_clash.py``).
 
 Renders 30 views of automatic 4-player games (rounds 1-6) and reports the median whole render
-(cached map base + pieces + player boards + PNG) against encoding the same canvas alone, in the
+(cached map base + pieces + player boards + 64-colour palette PNG) against encoding the same canvas alone, in the
 same run (targets of issue 14: render < 100 ms, ratio <= 2).
 """
 
@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from engine.clash import ClashGame
-from renderer.base import encode_png
+from renderer.base import encode_board
 from renderer.clash import board_image
 
 GAME = ClashGame()
@@ -39,16 +39,16 @@ def main() -> None:
     """Run and print the figures."""
     vs = views(30)
     t0 = time.perf_counter()
-    encode_png(board_image(vs[0]))
+    encode_board(board_image(vs[0]))
     cold = time.perf_counter() - t0
     render, encode = [], []
     for v in vs:
         t0 = time.perf_counter()
         image = board_image(v)
-        data = encode_png(image)
+        data = encode_board(image)
         render.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        encode_png(image)
+        encode_board(image)
         encode.append(time.perf_counter() - t0)
     r, e = statistics.median(render) * 1000, statistics.median(encode) * 1000
     print(f"Clash of Cultures board {image.size[0]}x{image.size[1]}, {len(vs)} views of 4-player games")

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from PIL import ImageDraw
 
-from renderer.base import INK, PAPER, draw_text, encode_png, font, new_canvas
+from renderer.base import INK, PAPER, draw_text, encode_board, font, new_canvas
 from renderer.clash_map import map_image
 from renderer.clash_panels import PANEL_H, draw_panel
 from renderer.viewdata import as_int, as_list, as_map, as_str
@@ -85,4 +85,4 @@ def board_image(view: Mapping[str, Any]) -> Any:
 
 def render(view: Mapping[str, Any]) -> bytes:
     """The public PNG (every seat's view gives the same image)."""
-    return encode_png(board_image(view))
+    return encode_board(board_image(view))
