@@ -138,6 +138,7 @@ def auto_action(state: State, seat: int, seed: int) -> Action:
         return max(actions, key=lambda a: (pick(a), -actions.index(a)))
     if state.pending and state.pending["kind"] == "first":
         return Action("first", n=seat)
-    best = max(score(state, seat, a) for a in actions)
-    top = [a for a in actions if score(state, seat, a) >= best - 0.01]
+    scored = [(score(state, seat, a), a) for a in actions]
+    best = max(v for v, _ in scored)
+    top = [a for v, a in scored if v >= best - 0.01]
     return top[rng.below(len(top))]

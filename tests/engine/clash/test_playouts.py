@@ -167,3 +167,20 @@ def test_bot_beats_random() -> None:
         assert out is not None
         wins += out.ranking[0] == (0,)
     assert wins >= games - 1
+
+
+def test_bot_decides_quickly_in_a_crowded_position() -> None:
+    import sys
+    import time
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from bench_engine_clash import busy_position
+
+    s, seat = busy_position()
+    times = []
+    for i in range(5):
+        t0 = time.perf_counter()
+        GAME.auto_action(s, seat, i)
+        times.append(time.perf_counter() - t0)
+    assert sorted(times)[2] < 0.2  # generous for a shared CI machine; about 25 ms here under load
