@@ -170,14 +170,11 @@ def test_bot_beats_random() -> None:
 
 
 def test_bot_decides_quickly_in_a_crowded_position() -> None:
-    import sys
     import time
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-    from bench_engine_clash import busy_position
+    from engine.clash.builder import crowded_position
 
-    s, seat = busy_position()
+    s, seat = crowded_position()
     times = []
     for i in range(5):
         t0 = time.perf_counter()
