@@ -13,7 +13,7 @@ from typing import Any
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
 from engine.clash.data import TABLES
-from engine.clash.moves import cost_words, explain, illegal_reason, legal
+from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
 from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
@@ -96,6 +96,10 @@ class ClashGame(Game[State, Action]):
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         """Every legal action of ``seat``."""
         return legal(state, seat)
+
+    def is_legal(self, state: State, seat: Seat, action: Action) -> bool:
+        """As listed by ``legal_actions``, checking only the relevant part of the list."""
+        return is_legal_action(state, seat, action)
 
     def illegal_reason(self, state: State, seat: Seat, action: Action) -> str:
         """Why the action is refused."""

@@ -43,6 +43,17 @@ def legal(state: State, seat: int) -> list[Action]:
     return turn_options(state, seat)
 
 
+def is_legal_action(state: State, seat: int, action: object) -> bool:
+    """Whether ``action`` is legal, listing only the part of the moves it can be among."""
+    if not isinstance(action, Action):
+        return False
+    if state.phase != "turn" or state.pending or seat != state.active:
+        return action in legal(state, seat)
+    if action.kind == "move":
+        return action in move_options(state, seat)
+    return action in turn_options(state, seat, with_moves=False)
+
+
 def pending_options(state: State) -> list[Action]:
     """The choices of the open pending decision."""
     pend = state.pending
@@ -69,8 +80,8 @@ def pending_options(state: State) -> list[Action]:
     raise AssertionError(f"unknown pending {kind}")
 
 
-def turn_options(state: State, seat: int) -> list[Action]:
-    """The active player's actions in a turn."""
+def turn_options(state: State, seat: int, with_moves: bool = True) -> list[Action]:
+    """The active player's actions in a turn (``with_moves=False``: all but unit moves)."""
     p = state.pl[seat]
     out: list[Action] = [Action("end")]
     if state.mode:
@@ -94,7 +105,8 @@ def turn_options(state: State, seat: int) -> list[Action]:
                 p.mood_tokens = q
                 if ok:
                     out.append(Action("civic", space=c.space, n=steps, flags=("voting",)))
-    out.extend(move_options(state, seat))
+    if with_moves:
+        out.extend(move_options(state, seat))
     free_collect = p.free_economy and p.collects == 0
     occ = Occupancy(state)
     if has_action or free_collect:
