@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from PIL import ImageDraw
 
-from renderer.base import INK, PAPER, draw_text, encode_board, font, new_canvas
+from renderer.base import INK, PAPER, draw_text, encode_board, fit_font, font, new_canvas
 from renderer.clash_map import map_image
 from renderer.clash_panels import PANEL_H, draw_panel
 from renderer.viewdata import as_int, as_list, as_map, as_str
@@ -61,20 +61,34 @@ def header_text(view: Mapping[str, Any]) -> tuple[str, str]:
     )
 
 
+def choice_line(view: Mapping[str, Any]) -> str:
+    """For an open orientation choice: what each orientation would put on which space."""
+    choices = as_map(as_map(view.get("pending")).get("choices"))
+    parts = []
+    for name, ter in choices.items():
+        spaces = ", ".join(f"{as_str(h).upper()} {as_str(t)}" for h, t in as_map(ter).items())
+        parts.append(f"orient {as_str(name)}: {spaces}")
+    return "; ".join(parts)
+
+
 def board_image(view: Mapping[str, Any]) -> Any:
     """The public image as a Pillow image (before encoding; the benchmark times both)."""
     mp = map_image(view, WIDTH - 2 * MARGIN)
     players = [as_map(p) for p in as_list(view.get("players"))]
     rows = (len(players) + 1) // 2
-    height = HEADER_H + MARGIN + mp.height + GAP + rows * (PANEL_H + GAP) + MARGIN
+    extra = choice_line(view)
+    head = HEADER_H + (36 if extra else 0)
+    height = head + MARGIN + mp.height + GAP + rows * (PANEL_H + GAP) + MARGIN
     image = new_canvas((WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     l1, l2 = header_text(view)
     draw_text(draw, (MARGIN, 14), l1, font(32, "bold"), INK)
     draw_text(draw, (MARGIN, 56), l2, font(26), INK)
-    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=INK, width=2)
-    image.paste(mp, (MARGIN, HEADER_H + MARGIN))
-    y = HEADER_H + MARGIN + mp.height + GAP
+    if extra:
+        draw_text(draw, (MARGIN, 94), extra, fit_font(extra, 24, WIDTH - 2 * MARGIN), INK)
+    draw.line((0, head, WIDTH, head), fill=INK, width=2)
+    image.paste(mp, (MARGIN, head + MARGIN))
+    y = head + MARGIN + mp.height + GAP
     pw = (WIDTH - 2 * MARGIN - GAP) / 2
     for i, p in enumerate(players):
         x = MARGIN + (i % 2) * (pw + GAP)

@@ -68,3 +68,15 @@ def test_map_base_is_cached() -> None:
     board_image(GAME.view(pos.state, None))
     info = STATIC_LAYERS.info()
     assert info.builds == 1 and info.hits >= 1
+
+
+def test_orientation_choice_is_shown_in_the_header() -> None:
+    from renderer.clash import choice_line
+
+    pos = Position(2).clear_units()
+    pos.tile("R3", "T13").units(0, "d2", settler=1).turn(0)
+    pos.play(0, "move d2 d3 settler")
+    line = choice_line(GAME.view(pos.state, None))
+    assert line.startswith("orient base: D3 forest") and "orient turned: D3 mountain" in line
+    image = board_image(GAME.view(pos.state, None))
+    assert image.size[1] > board_image(GAME.view(Position(2).state, None)).size[1]
