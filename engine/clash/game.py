@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
-from engine.clash.data import TABLES
+from engine.clash.data import RESOURCES, TABLES
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
 from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
@@ -210,7 +210,7 @@ class ClashGame(Game[State, Action]):
         """Each player's resources, tokens, levels and points."""
         lines = []
         for p in state.pl:
-            res = ", ".join(f"{n} {r}" for r, n in p.res.items())
+            res = ", ".join(f"{p.res[r]} {r}" for r in RESOURCES)
             lines.append(
                 f"{TABLES.colours[p.seat]}: {res}; {count(p.mood_tokens, 'mood token')}, "
                 f"{count(p.culture_tokens, 'culture token')}; culture level {p.culture_level}, "

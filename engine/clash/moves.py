@@ -191,10 +191,7 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
         if action.name in p.advances:
             return f"You already own {TABLES.advances[action.name].name}."
         if not eligible(p, action.name):
-            return (
-                f"You may not take {TABLES.advances[action.name].name} yet: check its category's first advance, "
-                "its prerequisite and, for a government, its gateway advance."
-            )
+            return advance_refusal(p.advances, action.name)
         return f"You cannot pay for {TABLES.advances[action.name].name}."
     return "That move is not legal right now. Type `moves` to see what you can do."
 
@@ -341,3 +338,17 @@ def cost_words(state: State, seat: int, a: Action) -> str:
     elif a.kind == "absolute":
         parts.append("2 mood tokens")
     return " and ".join(parts)
+
+
+def advance_refusal(owned: list[str], adv: str) -> str:
+    """Why ``adv`` cannot be taken yet: the category's first advance, the red prerequisite or
+    the government's gateway."""
+    a = TABLES.advances[adv]
+    first = TABLES.advances[TABLES.by_category[a.category][0]]
+    if not any(TABLES.advances[x].category == a.category for x in owned) and a.index != 0:
+        return f"{a.name} needs {first.name} first, the first {a.category.capitalize()} advance."
+    if a.prereq and a.prereq not in owned:
+        return f"{a.name} needs {TABLES.advances[a.prereq].name} first."
+    if a.gateway and a.gateway not in owned:
+        return f"{a.name} needs {TABLES.advances[a.gateway].name} first (the way into {a.category.capitalize()})."
+    return f"You may not take {a.name} now."
