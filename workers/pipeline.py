@@ -307,7 +307,10 @@ def plan_after_step(
         for seat in sorted(after):
             user = loaded.seats.get(seat, BOT)
             if user != BOT and _awaited_for(game, loaded.state, seat) != _awaited_for(game, new_state, seat):
-                outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
+                # ``step``: the same turn goes on; an adapter may show it in place of the pressed
+                # buttons instead (it waits a moment for that, see ``at``).
+                prompt = {"type": "prompt", "game": gid, "user": user, "seat": seat, "step": True, "at": round(now, 3)}
+                outgoing.append(_msg(user, nv, prompt))
     deadline = None
     if not over and after:
         deadline, remind, turn_meta = _deadline(loaded, after, before, now)

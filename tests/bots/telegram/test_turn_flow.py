@@ -73,6 +73,32 @@ async def test_next_step_buttons_replace_the_pressed_ones(table: Table) -> None:
     assert not fake.unanswered()
 
 
+async def test_a_pressed_prompt_becomes_the_next_decision(table: Table) -> None:
+    """Items 2 and 13 by buttons: the last picker presses his pick on his private prompt; the
+    lone decision that follows reaches him once, text and buttons, and its buttons act."""
+    fake = table.fake
+    gid = await start_steps(table)
+    picks = ["pick 1", "pick 2", "pick 3"]
+    await prompt_with(fake, ALICE, picks)
+    bob = await prompt_with(fake, BOB, picks)
+    await table.ask(ALICE, "/move pick 2")
+    fake.press(BOB, bob, "pick 3")
+    # the decision reaches him with its buttons: in place of the pressed prompt, or (when the
+    # outbox was quicker) as the next prompt; never both, and never neither
+    settle = ["settle keep", "settle give"]
+    await fake.wait(lambda: [m for m in fake.sent(BOB.id) if m.labels() == settle], 20, "the decision")
+    await asyncio.sleep(0.5)
+    live = [m for m in fake.sent(BOB.id) if m.labels() == settle]
+    assert len(live) == 1
+    bob = live[0]
+    assert "settle" in bob.body and gid in bob.body
+    version = table.version(gid)
+    fake.press(BOB, bob, "settle give")
+    await fake.wait(lambda: table.version(gid) == version + 1, 20, "the decision applied")
+    await asyncio.sleep(0.3)
+    assert len(keyboards(fake, BOB.id)) <= 1 and not fake.unanswered()
+
+
 async def test_press_is_answered_in_time_while_the_worker_is_down(table: Table, tg_worker: Worker) -> None:
     """Item 3: with no worker, a press is answered within seconds; the move is applied once
     the worker is back; the bot's move wait is inside Telegram's window for a press."""
