@@ -104,7 +104,7 @@ class CommandBase:
         typed = typed.split("@", 1)[0].lower()  # Telegram sends /move@botname in groups
         word = ALIASES.get(typed, typed)
         rest = rest.strip()
-        self.store.touch_user(ctx.user_key, ctx.name, ctx.chat if ctx.private else None)
+        self.store.touch_user(ctx.own_key, ctx.name, ctx.chat if ctx.private else None)
         if word == "move":
             return self.typed_move(ctx, rest, typed)
         handler = getattr(self, f"cmd_{word}", None)

@@ -30,7 +30,7 @@ class PostParts(CommandBase):
         and secret choices wait until they do. This remembers the chat and hands over what was
         waiting: the "your turn" prompt when the game awaits them, else their hand.
         """
-        self.store.touch_user(ctx.user_key, ctx.name, ctx.chat)
+        self.store.touch_user(ctx.own_key, ctx.name, ctx.chat)
         intro = "Connected. Your private information (hands, secret choices, your turn) arrives here."
         gid = payload.strip().lower()
         if not (GID.match(gid) and self.store.meta(gid)):

@@ -7,7 +7,7 @@ from typing import Any
 from engine import find_game
 from workers import lobby
 from workers.commands.base import CommandBase
-from workers.commands.context import Context
+from workers.commands.context import GID, Context
 from workers.commands.helpers import is_number, option_value
 from workers.replies import Reply, error, say
 
@@ -51,10 +51,19 @@ class TableCommands(CommandBase):
         game = find_game(name)
         return say(
             f"New {game.info.name} table `{gid}`. {ctx.name} is seated. Others: `join`. "
-            f"When everyone is in: `begin` (or `begin bots=1` to fill a seat with an automatic player)."
+            f"When everyone is in: `begin` (or `begin bots=1` to fill a seat with an automatic player). "
+            f"Join code `{gid}`: `join {gid}` seats a player from any Telegram group or Discord channel, "
+            "and that chat shows the game too."
         )
 
     def cmd_join(self, ctx: Context, rest: str) -> Reply:
+        code = rest.split()[0].lower() if rest.split() else ""
+        if code and not (GID.match(code) and self.store.meta(code)):
+            return error(
+                f"There is no table with the join code `{code[:16]}`. Check the code, or start a table "
+                "here with `new <game>` (see `games`).",
+                "lobby/no_such_code",
+            )
         gid, _ = self._game_for(ctx, rest)
         status = self.store.meta(gid).get("status")
         seated = lobby.lobby(self.store, gid) if status == "lobby" else []
@@ -67,7 +76,10 @@ class TableCommands(CommandBase):
         if status == "active" and ctx.user_key in self.store.seats(gid).values():
             return say(f"{ctx.name}, you are already playing in `{gid}`. `status` shows whose turn it is.")
         seats = lobby.join(self.store, gid, ctx.user_key, ctx.name)
-        return say(f"{ctx.name} joined `{gid}`. At the table: " + ", ".join(s.name for s in seats) + ".")
+        note = ""
+        if code and not ctx.private and not lobby.add_table(self.store, gid, ctx.platform, ctx.chat):
+            note = " This chat has another game running, so the boards of this one are not posted here."
+        return say(f"{ctx.name} joined `{gid}`. At the table: " + ", ".join(s.name for s in seats) + "." + note)
 
     def cmd_leave(self, ctx: Context, rest: str) -> Reply:
         gid, _ = self._game_for(ctx, rest)

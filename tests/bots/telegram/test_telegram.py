@@ -10,6 +10,8 @@ import asyncio
 import json
 import time
 
+import pytest
+
 from bots.telegram.app import Webhook, agora
 from tests.bots.telegram.conftest import ALICE, BOB, CAROL, Table
 from tests.bots.telegram.fake_api import FakeBotApi, Msg
@@ -376,6 +378,69 @@ async def test_webhook_mode(fake: FakeBotApi, redis_url: str, store: object, tg_
                 assert r.status == 200
         assert "toy" in fake.group()[-1].body  # answered before the 200
         assert json.dumps(fake.webhook.get("allowed_updates", "")).count("callback_query") == 1
+    finally:
+        await table.stop()
+        table.close()
+
+
+async def test_store_errors_while_delivering_lose_no_board_and_send_none_twice(table: Table) -> None:
+    """A store restart makes building a turn post fail (a reset connection) and then writing
+    its sent marker fail: the post stays pending and goes out later, once, with its image."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    fake = table.fake
+    gid, _ = await start_toy(table)
+    version = table.version(gid)
+    commands, client = table.client.commands, table.client
+    real_turn_part, real_mark_sent = commands.turn_part, client.mark_sent
+    failures = {"build": 2, "mark": 2}
+
+    def flaky_turn_part(message: dict[str, object]) -> object:
+        if failures["build"]:
+            failures["build"] -= 1
+            raise RedisConnectionError("Connection reset by peer")
+        return real_turn_part(message)
+
+    def flaky_mark_sent(envelope: object) -> None:
+        if failures["mark"] and failures["build"] == 0:
+            failures["mark"] -= 1
+            raise RedisConnectionError("Connection reset by peer")
+        real_mark_sent(envelope)
+
+    commands.turn_part = flaky_turn_part
+    client.mark_sent = flaky_mark_sent
+    try:
+        t0 = time.perf_counter()
+        table.say(ALICE, "/move add 3")
+        board = await table.turn_photo(after=t0)
+        await asyncio.sleep(1.0)
+    finally:
+        commands.turn_part, client.mark_sent = real_turn_part, real_mark_sent
+    assert failures == {"build": 0, "mark": 0}
+    assert board.photo, "the turn went out with its image"
+    captions = [m.body for m in fake.photos(fake.group_id)]
+    assert sum("Player 1 adds 3" in c for c in captions) == 1
+    assert table.version(gid) == version + 1
+    assert table.client.store.r.xpending("agora:outbox:telegram", "delivery")["pending"] == 0
+
+
+async def test_group_messages_are_paced_to_the_flood_limit(
+    fake: FakeBotApi, redis_url: str, store: object, tg_worker: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot keeps Telegram's per-group limit itself (here shrunk to 2 messages a second)
+    instead of sending as fast as it can and waiting out 429 answers."""
+    monkeypatch.setenv("TELEGRAM_GROUP_RATE", "2/1")
+    table = Table(fake, redis_url)
+    await table.start()
+    try:
+        t0 = time.perf_counter()
+        for _ in range(6):
+            uid = table.say(ALICE, "/games")
+        await table.handled(uid)
+        replies = await fake.wait(lambda: fake.group(since=t0)[5:] and fake.group(since=t0), 30, "six replies")
+        spread = replies[5].at - replies[0].at
+        assert spread >= 1.5, f"six group messages within {spread:.2f} s at 2 a second"
+        assert all(c.status == 200 for c in fake.method_calls("sendMessage"))
     finally:
         await table.stop()
         table.close()
