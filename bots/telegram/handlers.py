@@ -75,6 +75,7 @@ def make_context(update: Update, chat: Chat, user: User) -> Context:
         user.full_name or user.username or str(user.id),
         private=chat.type == ChatType.PRIVATE,
         idem=f"tg:{update.update_id}",
+        in_place=True,
     )
 
 

@@ -216,7 +216,7 @@ class PlayCommands(CommandBase):
             reply = self._result_reply(
                 res, private=ctx.private, hidden=loaded.game.info.hidden_information, gid=data["g"]
             )
-            if res.ok and not res.duplicate and not res.over and res.seat is not None:
+            if ctx.in_place and res.ok and not res.duplicate and not res.over and res.seat is not None:
                 reply += self._next_step(ctx, data["g"], res)
             return reply
         except Rejected as exc:
