@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bots.telegram.app import agora, telegram_client
 from bots.telegram.handlers import CALLBACK_WINDOW
 from tests.bots.telegram.conftest import ALICE, BOB, Table
@@ -234,3 +236,23 @@ async def test_start_in_a_group_lobby_does_not_begin(table: Table) -> None:
     assert table.client.store.meta(gid)["status"] == "lobby"
     assert "does not begin" in reply[-1].body and "begin" in reply[-1].body
     assert agora(table.app).client is table.client
+
+
+async def test_a_refusal_whose_reason_is_secret_names_nothing_in_the_group(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 6, the other half: when the exact reason would name hidden moves (here the toy's
+    moves are made secret in the bot's process), the group reads a reason that names nothing,
+    and the exact one goes to the private chat of a player who opened it."""
+    from engine import find_game
+
+    fake = table.fake
+    await toy_with_alice_connected(table)
+    monkeypatch.setattr(type(find_game("toy")), "private_action", lambda self, state, seat, action: True)
+    t1 = time.perf_counter()
+    uid = table.say(ALICE, "/move add 7")
+    await table.handled(uid)
+    public = [m.body for m in fake.group(since=t1)]
+    assert public and "not one of your moves" in public[-1]
+    assert not any("add 3" in b or "add 7" in b for b in public), public
+    await fake.wait(lambda: [m for m in fake.sent(ALICE.id, since=t1) if "Closest legal moves" in m.body], 10)
