@@ -1,7 +1,9 @@
-"""Real processes: one Celery worker and two beat sweepers against the real server, nobody
-playing. Reminders fire once at each lead time, timeouts play ``on_timeout`` once, autopilot
-takes over after two misses and finishes the game — while the worker and a sweeper are
-killed (SIGKILL) and restarted between scheduling and firing.
+"""Real processes: one Celery worker and two beat processes against the real server, nobody
+playing. One beat holds the scheduler lease and the other stands by (``workers.leader``).
+Reminders fire once at each lead time, timeouts play ``on_timeout`` once, autopilot takes over
+after two misses and finishes the game — while the worker and a beat are killed (SIGKILL) and
+restarted between scheduling and firing. (Sweeps running truly at the same time are tested with
+threads in test_timers.py: ``test_concurrent_sweepers_apply_a_timeout_once``.)
 """
 
 from __future__ import annotations
