@@ -162,11 +162,14 @@ def mutations(action: Any, others: list[Any]) -> list[Any]:
         if isinstance(value, bool):
             put(f.name, not value)
         elif isinstance(value, int):
-            for v in (-1, -7, value + 1, value - 1, 99, 10**9):
-                put(f.name, v)
+            for n in (-1, -7, value + 1, value - 1, 99, 10**9):
+                put(f.name, n)
         elif isinstance(value, str):
-            for v in ("", "nope", value.lower(), value.upper(), value + "x"):
-                put(f.name, v)
+            for text in ("", "nope", value.lower(), value.upper(), value + "x"):
+                put(f.name, text)
+        elif value is None:
+            for t in ((0, 0, 0, 0), (0, 0, 0), (-1, 0, 0, 1), (0, 0, 0, 0, 1)):
+                put(f.name, t)
         elif isinstance(value, tuple):
             put(f.name, value[:-1])
             put(f.name, (*value, 0))
@@ -228,3 +231,23 @@ def check_action_contract(game: AnyGame, state: Any, seat: int, rng: Rng, sample
         if not game.is_legal(state, seat, a):
             raise ProtocolViolation(f"{game.id}: is_legal refuses the listed {a!r}")
     return len(probes)
+
+
+def games_in_checkout() -> dict[str, AnyGame]:
+    """Every registered game whose code is part of this source tree, by id.
+
+    Why: property tests run "for every game"; a game installed from elsewhere into the same
+    environment is tested by its own tree, not by this one."""
+    import sys
+    from pathlib import Path
+
+    from engine import list_games
+
+    root = Path(__file__).resolve().parents[1]
+    out: dict[str, AnyGame] = {}
+    for g in list_games():
+        module = sys.modules.get(type(g).__module__)
+        path = Path(getattr(module, "__file__", "") or "").resolve()
+        if root in path.parents:
+            out[g.id] = g
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import count
 from engine.duellum.actions import SPECIAL_WORDS
 from engine.duellum.data import CARDS, COLOURS, PERSONALITIES, RES_WORDS, RULES, TECH_ORDER
 from engine.duellum.duellum import defence
@@ -59,10 +60,11 @@ def awaiting(state: State) -> str:
     owed = [p.owed for p in state.players]
     movers = to_move(state)
     if owed[a] > 0:
-        return f"The {who} take {owed[a]} event card(s) from the row before moving their stone."
+        return f"The {who} take {count(owed[a], 'event card')} from the row before moving their stone."
     if len(movers) == 1 and owed[1 - a] > 0:
-        return f"The {m.nations[1 - a]} take {owed[1 - a]} event card(s) from the row now."
-    extra = f" (The {m.nations[1 - a]} may take {owed[1 - a]} owed event card(s) meanwhile.)" if owed[1 - a] else ""
+        return f"The {m.nations[1 - a]} take {count(owed[1 - a], 'event card')} from the row now."
+    waiting = count(owed[1 - a], "owed event card")
+    extra = f" (The {m.nations[1 - a]} may take {waiting} meanwhile.)" if owed[1 - a] else ""
     if state.coin_choice:
         return f"The {who} choose a chip instead of the coin the bank lacks.{extra}"
     if state.phase == PHASE_RONDEL:

@@ -75,6 +75,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import count
 from engine.seven_wonders.actions import notation_text
 from engine.seven_wonders.data import CARDS, COLOURS, RES_NAMES, SYMBOLS, Cost, Effect
 from engine.seven_wonders.military import strength
@@ -131,7 +132,7 @@ def effect_text(e: Effect) -> str:
     if t == "vp":
         return f"{e.n} VP"
     if t == "shields":
-        return f"{e.n} shield(s)"
+        return count(e.n, "shield")
     if t == "science":
         return f"science symbol: {e.symbol}"
     if t == "science_wild":
@@ -145,17 +146,17 @@ def effect_text(e: Effect) -> str:
     if t == "dock":
         return f"first purchase each turn from the {e.side} neighbour costs 1 coin less"
     if t == "coins":
-        return f"+{e.n} coins now"
+        return f"+{count(e.n, 'coin')} now"
     if t == "coins_neighbours":
-        return f"each neighbour takes {e.n} coin(s)"
+        return f"each neighbour takes {count(e.n, 'coin')}"
     if t == "coins_per":
-        return f"+{e.n} coin(s) now per {_counted(e)} {_SCOPE_WORDS[e.scope]}"
+        return f"+{count(e.n, 'coin')} now per {_counted(e)} {_SCOPE_WORDS[e.scope]}"
     if t == "vp_per":
         return f"{e.n} VP per {_counted(e)} {_SCOPE_WORDS[e.scope]} at game end"
     if t == "diplomacy":
         return "take a diplomacy token"
     if t == "coin_loss":
-        return f"every opponent loses {e.n} coin(s)"
+        return f"every opponent loses {count(e.n, 'coin')}"
     if t == "coin_loss_per":
         return f"every opponent loses {e.n} coin per {_counted(e)} they have"
     if t == "free_stages":
