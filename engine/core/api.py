@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from engine.core.errors import GameOver, InvalidSave, NotYourTurn
 from engine.core.events import Event
 from engine.core.notation import match_text
+from engine.core.text import with_article
 
 Seat = int
 S = TypeVar("S")
@@ -277,7 +278,7 @@ class Game(ABC, Generic[S, A]):
     def load(self, data: Mapping[str, Any]) -> S:
         """Inverse of :meth:`dump`; rejects other games and unknown schema versions."""
         if not isinstance(data, Mapping) or data.get("game") != self.id:
-            raise InvalidSave(f"This save is not a {self.info.name} game.")
+            raise InvalidSave(f"This save is not {with_article(self.info.name)} game.")
         if data.get("schema") != self.schema_version:
             raise InvalidSave(
                 f"This save uses format {data.get('schema')!r}; this Agora reads format {self.schema_version}."

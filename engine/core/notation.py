@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from engine.core.errors import AmbiguousAction, IllegalAction, InvalidNotation
+from engine.core.text import with_article
 
 A = TypeVar("A")
 
@@ -70,7 +71,7 @@ def match_text(
     cands = [([tokens(f) for f in forms], forms[0], action) for forms, action in candidates]
     verb_list = sorted({normalize(v) for v in verbs} | {c[0][0][0] for c in cands if c[0] and c[0][0]})
     if not typed:
-        raise InvalidNotation(f"Please type a {what}. It starts with one of: {', '.join(verb_list)}.")
+        raise InvalidNotation(f"Please type {with_article(what)}. It starts with one of: {', '.join(verb_list)}.")
     for test in (
         lambda t, f: t == f,
         _prefix_match,
@@ -86,7 +87,8 @@ def match_text(
             raise AmbiguousAction(text.strip(), sorted(found))
     if verb_list and not any(v.startswith(typed[0]) for v in verb_list):
         raise InvalidNotation(
-            f"I don't know the word `{typed[0]}`. A {what} starts with one of: {', '.join(verb_list)}."
+            f"I don't know the word `{typed[0]}`. {with_article(what).capitalize()} starts with one of: "
+            f"{', '.join(verb_list)}."
         )
     raise IllegalAction(no_match_message(text, [c[1] for c in cands], what=what))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.core.text import count
+from engine.core.text import count, with_article
 from engine.duellum.actions import SPECIAL, Deploy, unit_phrase
 from engine.duellum.data import RULES, UNIT_WORDS
 from engine.duellum.log import Log
@@ -78,7 +78,7 @@ def check(state: State, seat: int, a: Deploy) -> str | None:
             )
     if not m.accepts[kind][a.region]:
         what = "galleys" if kind == 1 else "legions"
-        return f"{name} is a {m.kinds[a.region]} region: it cannot take {what}."
+        return f"{name} is {with_article(m.kinds[a.region].lower())} region: it cannot take {what}."
     left = limit(state, a.region)
     if a.count > left:
         cap = RULES.deploy_limit_temple if state.temple[a.region] else RULES.deploy_limit
