@@ -240,7 +240,7 @@ def effect_reason(state: State, seat: int, a: PlayCard) -> str | None:
         return None if produced_resource(state) >= 0 else f"{name} is played during a production action."
     if kind == "gain_resources_choice":
         if len(a.res) != card.value or any(not 0 <= k < 3 for k in a.res) or list(a.res) != sorted(a.res):
-            return f"Name {card.value} resources for {name}, e.g. `play {a.card.lower()} marble iron`."
+            return f"Name {card.value} resources for {name}, e.g. `play {name} marble iron`."
         return None
     if kind == "gain_coins":
         lack = max(0, card.value - state.bank_coins)
