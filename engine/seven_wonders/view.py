@@ -38,7 +38,8 @@ Resources are named ``wood stone clay ore glass papyrus loom``.
       "science": {"compass": int, "gear": int, "tablet": int, "wildcards": int, "masks": int},
       "hand_count": int,                 # cards in its hand (Free City: its face-down pile)
       "has_chosen": bool,                # its pick for this step is in
-      "owes": int                        # coins awaiting its pay/debt decision (0: none)
+      "owes": int,                       # coins awaiting its pay/debt decision (0: none)
+      "vp_now": int                      # victory points it would score now (all public)
   }],
   "decks": {"age_1": int, "age_2": int, "age_3": int},   # undealt cards (sizes only)
   "discard_size": int, "free_city_pile": int,
@@ -298,6 +299,7 @@ def city_json(state: State, idx: int) -> dict[str, Any]:
         "hand_count": hand_count,
         "has_chosen": idx in state.pending,
         "owes": state.owed.get(idx, 0),
+        "vp_now": score_city(state, idx)["total"],
     }
 
 

@@ -37,3 +37,10 @@ def test_status_lines_show_each_citys_public_standing() -> None:
     assert lines[0] == "Rhodos: 1 coin and 1 debt token, wonder 0/3, 1 shield, -1 victory point so far."
     assert lines[1].startswith("Babylon: 3 coins, wonder 0/3, 0 shields, 1 victory point so far.")
     assert G.status_lines(s, 1) == lines
+
+
+def test_view_carries_the_running_victory_points_of_every_city() -> None:
+    s = table(("rhodos", "babylon", "ephesos"))
+    city(s, 0, built=["altar"])
+    v = G.view(s, None)
+    assert [c["vp_now"] for c in v["cities"]] == [3, 1, 1]
