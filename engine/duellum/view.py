@@ -11,9 +11,10 @@ from typing import Any
 
 from engine.core.text import count
 from engine.duellum.actions import SPECIAL_WORDS
-from engine.duellum.data import CARDS, COLOURS, PERSONALITIES, RES_WORDS, RULES, TECH_ORDER
+from engine.duellum.data import CARDS, COLOURS, PERSONALITIES, RES_WORDS, RULES, TECH_ORDER, TECHS
 from engine.duellum.duellum import defence
 from engine.duellum.personalities import cities, sea_points, temples
+from engine.duellum.scientia import price
 from engine.duellum.state import (
     PHASE_ACTION,
     PHASE_CONQUER,
@@ -200,6 +201,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "personalities": {k.lower(): state.bank_pers[i] for i, k in enumerate(PERSONALITIES)},
         },
         "cards": {c: {"name": CARDS[c].name, "text": CARDS[c].text} for c in visible},
+        "technologies": [
+            {
+                "id": t,
+                "name": TECHS[t].name,
+                "first": TECHS[t].first,
+                "second": TECHS[t].second,
+                "text": TECHS[t].effect,
+                "price_now": [price(state, s, t, 0) for s in (0, 1)],
+                "owners": [s for s in (0, 1) if t in state.players[s].techs],
+            }
+            for t in TECH_ORDER
+        ],
         "pending_conquest": pend,
         "options": {
             "special_units": state.config.special_units,
