@@ -30,7 +30,8 @@ _SINGULAR_S = {
     "rhodos", "ephesos", "halikarnassos", "abydos", "lemnos", "ainos", "naxos", "kos", "paros", "chios",
     "samos", "lesbos", "thasos", "sardis", "miletos", "argos", "delos", "knossos", "syracusae", "gades",
     "ilios", "thebes", "patras", "alpes", "his", "across", "focus",
-    "needs", "costs", "takes", "gives", "pays", "moves", "loses", "gets", "remains",
+    "needs", "costs", "takes", "gives", "pays", "moves", "loses", "gets", "remains", "ends", "starts", "begins",
+    "wins", "scores", "means",
 }
 _ONE_PLURAL = re.compile(r"(?<![\d.,/-])\b1 ([a-z]+s)\b")
 _ARTICLE = re.compile(r"(?<![\w`-])([Aa]n?) ([A-Za-z][\w-]*)")
