@@ -186,7 +186,7 @@ class ClashGame(Game[State, Action]):
         """Each player's resources, tokens, levels and points."""
         lines = []
         for p in state.pl:
-            res = ", ".join(f"{n} {r}" for r, n in p.res.items())
+            res = ", ".join(count(n, "idea" if r == "ideas" else r) for r, n in p.res.items())
             lines.append(
                 f"{TABLES.colours[p.seat]}: {res}; {count(p.mood_tokens, 'mood token')}, "
                 f"{count(p.culture_tokens, 'culture token')}; culture level {p.culture_level}, "
