@@ -93,6 +93,20 @@ def match_text(
     raise IllegalAction(no_match_message(text, [c[1] for c in cands], what=what))
 
 
+def leading_match(text: str, candidates: Iterable[tuple[Sequence[str], A]]) -> tuple[str, A] | None:
+    """The legal move that ``text`` begins with word for word and then goes on past
+    (``rondel ferrum rondel templum`` begins with ``rondel ferrum``): its canonical notation and
+    action, the longest such form first; ``None`` when the text does not begin with a move."""
+    typed = tokens(text)
+    best: tuple[int, str, A] | None = None
+    for forms, action in candidates:
+        for form in forms:
+            f = tokens(form)
+            if f and len(f) < len(typed) and typed[: len(f)] == f and (best is None or len(f) > best[0]):
+                best = (len(f), forms[0], action)
+    return (best[1], best[2]) if best else None
+
+
 def no_match_message(text: str, canonical: Sequence[str], *, what: str = "move") -> str:
     """ "Not legal now" plus the closest legal notations (never more than five)."""
     if not canonical:

@@ -232,22 +232,3 @@ def check_action_contract(game: AnyGame, state: Any, seat: int, rng: Rng, sample
             raise ProtocolViolation(f"{game.id}: is_legal refuses the listed {a!r}")
     return len(probes)
 
-
-def games_in_checkout() -> dict[str, AnyGame]:
-    """Every registered game whose code is part of this source tree, by id.
-
-    Why: property tests run "for every game"; a game installed from elsewhere into the same
-    environment is tested by its own tree, not by this one."""
-    import sys
-    from pathlib import Path
-
-    from engine import list_games
-
-    root = Path(__file__).resolve().parents[1]
-    out: dict[str, AnyGame] = {}
-    for g in list_games():
-        module = sys.modules.get(type(g).__module__)
-        path = Path(getattr(module, "__file__", "") or "").resolve()
-        if root in path.parents:
-            out[g.id] = g
-    return out

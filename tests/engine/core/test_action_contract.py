@@ -14,7 +14,8 @@ import pytest
 
 from engine.core.api import AnyGame
 from engine.core.rng import Rng
-from engine.core.testing import check_action_contract, games_in_checkout, mutations
+from engine.core.testing import check_action_contract, mutations
+from tests.support.games import games_in_checkout
 
 GAMES = games_in_checkout()
 

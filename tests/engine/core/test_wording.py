@@ -18,8 +18,9 @@ import pytest
 from engine.core.api import AnyGame
 from engine.core.errors import EngineError
 from engine.core.rng import Rng
-from engine.core.testing import games_in_checkout, mutations
+from engine.core.testing import mutations
 from engine.core.text import article
+from tests.support.games import games_in_checkout
 
 GAMES = games_in_checkout()
 
