@@ -251,6 +251,18 @@ class Client:
         """Remember the private chat of a user (Telegram: after they open it with /start)."""
         self.store.touch_user(f"{platform}:{user}", name, chat)
 
+    def awaited_users(self, gid: str, version: int | None = None) -> list[str]:
+        """User keys the game awaits now (automatic players left out), from one load; empty
+        when the game is over or has moved past ``version``. For "your turn" mentions."""
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Exception:
+            return []
+        if loaded.meta.get("status") != "active" or (version is not None and loaded.version != version):
+            return []
+        waiting = loaded.game.to_move(loaded.state)
+        return sorted({u for s, u in loaded.seats.items() if s in waiting and u != BOT})
+
     def button_info(self, tokens: list[str]) -> dict[str, dict[str, Any] | None]:
         """What each button token stands for (``g`` game, ``v`` version, ``s`` seat, ``k``
         kind), or None for an expired one: Discord puts game, version and seat into its

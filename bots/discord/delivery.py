@@ -127,9 +127,6 @@ class Delivery:
     def _mentions(self, gid: str, version: int) -> str:
         """Blocking: "your turn" mentions of the Discord players the game awaits, when the
         posted turn is still the current one (an overtaken turn mentions nobody)."""
-        summary = self.client.game_summary(gid)
-        if not summary or summary["status"] != "active" or summary["version"] != version:
-            return ""
-        users = sorted({u.partition(":")[2] for u in summary["users"].values() if u.startswith(f"{PLATFORM}:")})
-        waiting = [u for u in users if self.client.awaits(gid, PLATFORM, u)]
+        waiting = [u.partition(":")[2] for u in self.client.awaited_users(gid, version)
+                   if u.startswith(f"{PLATFORM}:")]
         return " ".join(f"<@{u}>" for u in waiting) + (" — your turn." if waiting else "")

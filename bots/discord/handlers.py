@@ -18,6 +18,7 @@ same interaction cannot be acknowledged again (Discord answers 40060), so it cha
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -84,11 +85,33 @@ class Handlers:
             return
         try:
             ctx = make_context(interaction)
+            if word == "new":
+                ctx, text = await self._maybe_thread(interaction, ctx, text)
             reply = await self.sender.io(self.client.command, ctx, text)
+            if ctx.chat != str(interaction.channel_id) and reply and all(p.ok for p in reply):
+                reply[0].text = f"{reply[0].text}\nThe table plays in the thread <#{ctx.chat}>."
             await self.show(interaction, reply, ephemeral=private_cmd or ctx.private)
         except Exception:
             log.exception("/agora %s failed", word)
             await self._sorry(interaction)
+
+    async def _maybe_thread(
+        self, interaction: discord.Interaction[Any], ctx: Context, text: str
+    ) -> tuple[Context, str]:
+        """``new … thread=yes``: open a public thread in this channel and make it the table,
+        so a busy channel stays readable; the option itself is not the game's."""
+        words = text.split()
+        wanted = [w for w in words if w.lower().startswith("thread=")]
+        if not wanted or ctx.private:
+            return ctx, text
+        rest = " ".join(w for w in words if w not in wanted)
+        if wanted[-1].partition("=")[2].lower() not in ("yes", "true", "on", "1"):
+            return ctx, rest
+        game = words[1] if len(words) > 1 else "game"
+        thread = await self.sender.bot.http.start_thread_without_message(
+            int(ctx.chat), name=f"agora {game}"[:100], auto_archive_duration=10080, type=11
+        )
+        return dataclasses.replace(ctx, chat=str(thread["id"])), rest
 
     async def show(self, interaction: discord.Interaction[Any], reply: list[Part], *, ephemeral: bool) -> None:
         """Show a reply after a deferred slash command.

@@ -91,9 +91,11 @@ class Table:
         return await self.fake.done(inter, timeout)
 
     async def press(self, user: FakeUser, msg: Msg, custom_id: str, values: list[str] | None = None,
-                    timeout: float = 30.0) -> Interaction:
+                    timeout: float = 30.0, *, followup: bool = True) -> Interaction:
+        """Press and wait for the answer: a follow-up (a move, a notice), or with
+        ``followup=False`` the pressed message edited in place (a page of moves)."""
         inter = await self.fake.press(user, msg, custom_id, values)
-        return await self.fake.done(inter, timeout)
+        return await self.fake.done(inter, timeout, followup=followup)
 
     def version(self, gid: str) -> int:
         return int(self.client.store.meta(gid).get("version", 0))

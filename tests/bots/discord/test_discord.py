@@ -288,3 +288,33 @@ async def test_refused_dm_becomes_a_mention_with_nothing_private(table: Table) -
     assert len(notice) == 1 and SECRET not in public_text(fake)
     hand = await table.cmd(BOB, "hand")
     assert SECRET in hand.text() and all(m.ephemeral for m in hand.replies())
+
+
+async def test_new_in_a_thread_keeps_the_channel_readable(table: Table) -> None:
+    fake = table.fake
+    new = await table.cmd(ALICE, "new", game="toy", options="thread=yes")
+    (thread,) = fake.threads
+    assert f"<#{thread}>" in new.text() and fake.threads[thread] == CHANNEL
+    gid = table.gid(thread)
+    assert table.client.chat_game("discord", CHANNEL) is None
+    await table.cmd(BOB, "join", channel=thread)
+    await table.cmd(ALICE, "begin", channel=thread)
+    board = await fake.wait(lambda: fake.boards(thread), 30, "the first board in the thread")
+    assert board[0].files and not fake.boards(CHANNEL)
+    await table.cmd(ALICE, "move", channel=thread, text="add 1")
+    await fake.wait(lambda: len(fake.boards(thread)) >= 2, 30, "the second board in the thread")
+    assert table.version(gid) == 2
+
+
+async def test_sharded_client_identifies_every_shard_and_answers(fake: FakeDiscord, redis_url: str, store: Any,
+                                                                 dc_worker: Worker) -> None:
+    t = Table(fake, redis_url)
+    await t.start(shards="auto")
+    try:
+        assert sorted(tuple(i["shard"]) for i in fake.identified) == [(0, 2), (1, 2)]
+        assert all(i["intents"] == 1 for i in fake.identified), "only the guilds intent"
+        games = await t.cmd(ALICE, "games")
+        assert "toy" in games.text().lower()
+    finally:
+        await t.stop()
+        t.close()
