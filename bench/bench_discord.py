@@ -133,8 +133,14 @@ class DiscordSide:
     async def resign(self, players: int) -> None:
         """Everyone resigns (with more than two seats one resignation hands the seat to an
         automatic player; the last human's ends the game), so the channel is free again."""
-        for u in self.users[:players]:
-            await self.fake.done(await self.fake.slash(u, "resign"))
+        from tests.bots.discord.fake_discord import CHANNEL
+
+        gid = str(self.client.chat_game("discord", CHANNEL))
+        for _ in range(10):  # a resignation can race an automatic player's move: try again
+            for u in self.users[:players]:
+                await self.fake.done(await self.fake.slash(u, "resign"))
+            if self.client.game_status(gid) == "over":
+                return
 
 
 class TelegramSide:
@@ -193,8 +199,12 @@ class TelegramSide:
         return photo.at - self.fake.pushed_at[uid]
 
     async def resign(self, players: int) -> None:
-        for u in self.users[:players]:
-            await self.handled(self.fake.push_message(u, "/resign"))
+        gid = str(self.client.chat_game("telegram", str(self.fake.group_id)))
+        for _ in range(10):
+            for u in self.users[:players]:
+                await self.handled(self.fake.push_message(u, "/resign"))
+            if self.client.game_status(gid) == "over":
+                return
 
 
 done_games: set[str] = set()
