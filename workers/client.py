@@ -177,11 +177,15 @@ class Client:
         return self.store.chat_game(platform, chat)
 
     def home_chat(self, platform: str, gid: str) -> str | None:
-        """The chat a game lives in when it lives on ``platform`` (for notices that must be
-        posted there, e.g. "open the private chat with me")."""
-        home = self.store.meta(gid).get("home", "")
-        plat, _, chat = home.partition(":")
-        return chat if plat == platform and chat else None
+        """The chat a game lives in on ``platform`` — its home, or a table that joined by the
+        join code — for notices that must be posted there ("open the private chat with me")."""
+        meta = self.store.meta(gid)
+        # The home chat first, then the tables that joined by the join code.
+        for place in [meta.get("home", ""), *meta.get("tables", "").split()]:
+            plat, _, chat = place.partition(":")
+            if plat == platform and chat:
+                return chat
+        return None
 
     def game_summary(self, gid: str) -> dict[str, Any] | None:
         """What a local front end needs to show or resume a game, or None when there is none.

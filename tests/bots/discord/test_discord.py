@@ -237,6 +237,16 @@ async def test_restart_mid_game_old_buttons_still_work(fake: FakeDiscord, redis_
         assert t.version(gid) == v + 1
         await fake.wait(lambda: fake.boards()[1:], 30, "the board after the restart")
         assert "Player 1 adds 3. Total 3." in fake.boards()[1].content
+        # a move committed while the bot is down is posted once it is back
+        await t.stop()
+        from workers.client import Context
+
+        reply = t.client.command(Context("discord", CHANNEL, BOB.id, "Bob", idem="dc:offline"), "move add 2")
+        assert reply[0].ok, reply[0].text
+        assert len(fake.boards()) == 2
+        await t.start()
+        await fake.wait(lambda: fake.boards()[2:], 30, "the board queued while the bot was down")
+        assert "Player 2 adds 2. Total 5." in fake.boards()[2].content and len(fake.boards()) == 3
     finally:
         await t.stop()
         t.close()
