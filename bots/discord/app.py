@@ -218,10 +218,10 @@ async def sync_commands(token: str, guild: int | None = None, config: dict[str, 
     lines: list[str] = []
     try:
         await bot.login(token)
-        before = {c.name: c.to_dict() for c in await tree.fetch_commands(guild=target)}
+        before: dict[str, Any] = {c.name: c.to_dict() for c in await tree.fetch_commands(guild=target)}
         if target is not None:
             tree.copy_global_to(guild=target)
-        after = {c.name: c.to_dict() for c in await tree.sync(guild=target)}
+        after: dict[str, Any] = {c.name: c.to_dict() for c in await tree.sync(guild=target)}
     finally:
         await bot.close()
     old = {o["name"]: o for o in (before.get(GROUP) or {}).get("options", []) if isinstance(o, dict)}
