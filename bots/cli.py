@@ -88,9 +88,18 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def _metrics(redis_url: str) -> None:
     """This process's /metrics, /healthz and /readyz, when AGORA_METRICS_PORT is set."""
-    from workers import metrics
+    agora.start_metrics(redis_url)
 
-    metrics.start_from_settings(redis_url)
+
+def cmd_deadlines(args: argparse.Namespace) -> int:
+    """``agora deadlines rebuild``: rebuild the deadline index from the game records."""
+    url = agora.load_settings().store_url()
+    if not url:
+        print("Set REDIS_URL to the store whose deadline index to rebuild.", file=sys.stderr)
+        return 2
+    n = agora.rebuild_deadline_index(url)
+    print(f"Deadline index rebuilt: {n} {'game' if n == 1 else 'games'} scheduled.")
+    return 0
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -264,9 +273,7 @@ environment variables:
 
 def cmd_config(args: argparse.Namespace) -> int:
     """Print the effective configuration (secrets masked) after validating it."""
-    from workers import settings
-
-    cfg = settings.load()
+    cfg = agora.load_settings()
     width = max(len(k) for k in cfg.public())
     print("Configuration is valid. Effective settings (secrets hidden):")
     for key, value in cfg.public().items():
@@ -360,6 +367,15 @@ def parser() -> argparse.ArgumentParser:
     )
     worker.set_defaults(func=cmd_worker)
 
+    dl = sub.add_parser(
+        "deadlines",
+        help="maintain the deadline index (REDIS_URL)",
+        description="Maintain the sorted set of due reminders and timeouts. `rebuild` recomputes it from "
+        "every running game's record (the sweeper also does this when it starts).",
+    )
+    dl.add_argument("action", choices=["rebuild"], help="rebuild: recompute the index from the game records")
+    dl.set_defaults(func=cmd_deadlines)
+
     serve = sub.add_parser(
         "serve",
         help="run store, workers, sweeper and the chat bots on this machine",
@@ -407,11 +423,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from workers import logs, settings
-
     try:
-        logs.setup(settings.load())
-    except settings.SettingsError as exc:
+        agora.setup_logging(agora.load_settings())
+    except agora.SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
     p = parser()

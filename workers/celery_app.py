@@ -15,8 +15,11 @@ from celery import Celery, signals
 
 
 def broker_url() -> str:
-    """The broker and result store: ``REDIS_URL`` (the embedded server sets it for children)."""
-    return os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    """The broker and result store: ``REDIS_URL`` (the embedded server sets it for children),
+    with ``REDIS_PASSWORD`` (or its secret file) put in when the URL has none."""
+    from workers import settings
+
+    return settings.load().store_url() or "redis://127.0.0.1:6379/0"
 
 
 def load_plugins() -> None:

@@ -20,17 +20,18 @@ from typing import Any
 import celery.exceptions
 
 from engine import EngineError
-from workers import outbox, pipeline
+from workers import outbox, pipeline, ratelimit, settings
 from workers.celery_app import load_plugins
 from workers.commands import ALIASES, COMMANDS, Commands, Context
 from workers.commands.accounts import account_of
+from workers.commands.base import OUTBOXED
 from workers.outbox import Envelope
 from workers.pipeline import BOT, MoveResult
 from workers.replies import Button, Part, Reply, error
 from workers.store import Store, k_callback
 
 load_plugins()
-__all__ = ["ALIASES", "COMMANDS", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
+__all__ = ["ALIASES", "COMMANDS", "OUTBOXED", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
 log = logging.getLogger(__name__)
 
 
@@ -39,10 +40,11 @@ class Client:
 
     Args:
         redis_url: the store and broker (``REDIS_URL``).
-        move_timeout: seconds to wait for a worker to apply a move before answering "queued".
+        move_timeout: seconds to wait for a worker to apply a move before answering "queued"
+            (adapters keep it below their platform's window for answering a button press).
     """
 
-    def __init__(self, redis_url: str, *, move_timeout: float = 20.0) -> None:
+    def __init__(self, redis_url: str, *, move_timeout: float = 10.0) -> None:
         from workers.celery_app import app
 
         app.conf.broker_url = redis_url
@@ -50,15 +52,32 @@ class Client:
         self.store = Store.from_url(redis_url)
         self.move_timeout = move_timeout
         self.commands = Commands(self.store, self._submit_move, self._kick)
+        cfg = settings.load()
+        self.limiter = ratelimit.CommandLimiter(redis_url, user=cfg.agora_rate_user, chat=cfg.agora_rate_chat)
 
     # ------------------------------------------------------------ commands
     def command(self, ctx: Context, text: str) -> Reply:
         """Run one typed command (``/move rondel templum`` or ``move ...``)."""
-        return self.commands.handle(self._linked(ctx), text)
+        refused = self._limited(ctx)
+        return refused if refused is not None else self.commands.handle(self._linked(ctx), text)
 
     def press(self, ctx: Context, token: str) -> Reply:
         """Run a pressed button (its token)."""
-        return self.commands.press(self._linked(ctx), token)
+        refused = self._limited(ctx)
+        return refused if refused is not None else self.commands.press(self._linked(ctx), token)
+
+    def _limited(self, ctx: Context) -> Reply | None:
+        """None when the command may run; else the "slow down" reply.
+
+        Decision: a flood gets one answer per window, not one per message (later commands in
+        the same window get an empty reply), so the refusal cannot itself flood the chat."""
+        verdict = self.limiter.check(ctx.platform, ctx.chat, ctx.user)
+        if verdict.allowed:
+            return None
+        scope_id = ctx.user_key if verdict.scope == "user" else f"{ctx.platform}:{ctx.chat}"
+        if not self.kv_set("rate-warned", scope_id, "1", ttl=verdict.retry_after, only_new=True):
+            return []
+        return error(ratelimit.slow_down_text(verdict), "rate/limited")
 
     def _linked(self, ctx: Context) -> Context:
         """``ctx`` playing as its linked account (``link``), if it has one."""
@@ -137,6 +156,8 @@ class Client:
                 return self.commands.reminder_part(m)
             if kind in ("private", "text"):
                 return Part(text=str(m.get("text", "")), private=kind == "private")
+            if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
+                return Part(text=str(m.get("text", "")))
         except Exception:
             log.warning("could not build outbox message %s yet; it stays pending", envelope.key, exc_info=True)
             raise
@@ -146,12 +167,14 @@ class Client:
     def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
         """(chat id, private) for a message: the game's chat, or the user's private chat."""
         m = envelope.message
-        if m.get("type") == "turn":
+        if m.get("type") in ("turn", "notice"):
             return str(m["chat"]), False
         user = str(m.get("user", ""))
         dm = self.store.user(user).get("dm")
         if dm:
             return dm, True
+        if m.get("type") == "reminder" and m.get("chat"):
+            return str(m["chat"]), False  # no private chat: a mention in the game's chat
         return None
 
     def awaits(self, gid: str, platform: str, user: str) -> bool:
@@ -363,3 +386,49 @@ def local_services(data_dir: Any, **kwargs: Any) -> Any:
     from workers.local import local_services as _local
 
     return _local(data_dir, **kwargs)
+
+
+# ---------------------------------------------------------------- process set-up for adapters
+# Adapters reach the rest of ``workers`` only through this module (the import-layer rule);
+# these are the pieces of process set-up they need: settings, logging, metrics.
+Settings = settings.Settings
+SettingsError = settings.SettingsError
+
+
+def load_settings() -> settings.Settings:
+    """The validated settings (raises :class:`SettingsError` naming every wrong variable)."""
+    return settings.load()
+
+
+def require_settings(cfg: settings.Settings, *variables: str, why: str) -> None:
+    """Raise :class:`SettingsError` when a variable the command needs is not set."""
+    settings.require(cfg, *variables, why=why)
+
+
+def setup_logging(cfg: settings.Settings) -> None:
+    """Text or JSON logs with game context and secrets scrubbed (see :mod:`workers.logs`)."""
+    from workers import logs
+
+    logs.setup(cfg)
+
+
+def start_metrics(redis_url: str, *, offset: int = 0) -> Any:
+    """This process's /metrics, /healthz and /readyz when ``AGORA_METRICS_PORT`` is set."""
+    from workers import metrics
+
+    return metrics.start_from_settings(redis_url, offset=offset)
+
+
+def count_delivered(platform: str) -> None:
+    """One outbox message delivered on ``platform`` (a metric)."""
+    from workers import metrics
+
+    metrics.OUTBOX_SENT.labels(platform).inc()
+
+
+def rebuild_deadline_index(redis_url: str) -> int:
+    """Rebuild the deadline index from the game records (``agora deadlines rebuild``);
+    returns how many games are scheduled."""
+    from workers import deadlines
+
+    return int(deadlines.rebuild_index(Store.from_url(redis_url)))

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import InvalidOptions, find_game, public
 from engine.core.testing import replay
+from engine.core.text import with_article
 from workers import pipeline
 from workers.pipeline import BOT, Loaded, MoveResult, Rejected
 from workers.store import IMAGE_TTL, Store, k_chat, k_lobby, k_meta, k_names, k_seats, k_user_games
@@ -57,7 +58,7 @@ def create(
         if meta.get("status") in ACTIVE:
             raise Rejected(
                 "lobby/chat_busy",
-                f"This chat already has a {meta.get('title', 'game')} (`{current}`) that is not over. "
+                f"This chat already has {with_article(meta.get('title') or 'game')} (`{current}`) that is not over. "
                 "Finish it or `resign` first.",
             )
     gid = store.new_game_id()

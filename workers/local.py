@@ -216,7 +216,9 @@ def beat_command(data_dir: Path) -> list[str]:
 def local_services(data_dir: Path, *, workers: int = 1, beat: bool = True, persist: bool = True) -> Iterator[Services]:
     """Start (if needed) the embedded server, ``workers`` workers and beat; stop them all on exit."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    url = os.environ.get("REDIS_URL", "").strip()
+    from workers import settings
+
+    url = settings.load().store_url()
     services = Services(url, pid_file=data_dir / "agora.pids")
     try:
         if not url:

@@ -66,6 +66,26 @@ class ContextFilter(logging.Filter):
         return True
 
 
+class TaskPrivacy(logging.Filter):
+    """Keeps task arguments and results out of Celery's log lines.
+
+    Why: a move task's argument is the move's text (a secret pick in 7 Wonders) and its result
+    holds the events only its seat may see (a hand); Celery logs both at INFO ("Task …
+    succeeded in 0.03s: {…}") and hands them to formatters as the ``data`` extra, which the
+    JSON format would print. Lines keep the task's name, id and runtime."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith("celery"):
+            return True
+        if hasattr(record, "data"):
+            del record.data
+        if isinstance(record.msg, str) and "%(return_value)s" in record.msg:
+            record.msg = record.msg.split(":", 1)[0].rstrip()
+        if isinstance(record.msg, str) and ("%(args)s" in record.msg or "%(kwargs)s" in record.msg):
+            record.msg = record.msg.replace("%(args)s", "…").replace("%(kwargs)s", "…")
+        return True
+
+
 class Redactor(logging.Filter):
     """Replaces secrets in the message, its arguments and the exception text with ``***``."""
 
@@ -111,10 +131,17 @@ def formatter(kind: str) -> logging.Formatter:
     return logging.Formatter(TEXT_FORMAT)
 
 
+# Libraries that log whole request bodies at DEBUG: message texts, which include private hands
+# and secret choices. Decision: they never log below INFO, whatever AGORA_LOG_LEVEL says; our
+# own modules still log at DEBUG when asked.
+PAYLOAD_LOGGERS = ("telegram", "httpx", "httpcore", "discord.http", "discord.gateway", "discord.client", "aiohttp")
+
+
 def setup(settings: Settings, *, stream: Any = None) -> logging.Handler:
     """Configure the root logger of this process from ``settings``; returns its handler."""
     handler = logging.StreamHandler(stream)
     handler.addFilter(ContextFilter())
+    handler.addFilter(TaskPrivacy())
     handler.addFilter(Redactor(secrets_of(settings)))
     handler.setFormatter(formatter(settings.agora_log_format))
     root = logging.getLogger()
@@ -122,4 +149,7 @@ def setup(settings: Settings, *, stream: Any = None) -> logging.Handler:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(settings.agora_log_level)
+    for name in PAYLOAD_LOGGERS:
+        lib = logging.getLogger(name)
+        lib.setLevel(max(logging.INFO, logging.getLevelName(settings.agora_log_level)))
     return handler

@@ -130,10 +130,11 @@ class _Quiet(WSGIRequestHandler):
 
 
 class Health:
-    """What ``/healthz`` and ``/readyz`` answer: alive when the process's loop has ticked
-    recently (``beat()``), ready when ``ready()`` returns True (e.g. Redis answers PING)."""
+    """What ``/healthz`` and ``/readyz`` answer: alive while the process serves HTTP and, for
+    a process with a loop that calls ``beat()`` (``stall_after`` set), while that loop has
+    ticked recently; ready when alive and ``ready()`` returns True (e.g. Redis answers PING)."""
 
-    def __init__(self, ready: Callable[[], bool] | None = None, *, stall_after: float = 60.0) -> None:
+    def __init__(self, ready: Callable[[], bool] | None = None, *, stall_after: float | None = None) -> None:
         self.ready_check = ready
         self.stall_after = stall_after
         self.last_beat = time.monotonic()
@@ -142,7 +143,7 @@ class Health:
         self.last_beat = time.monotonic()
 
     def alive(self) -> bool:
-        return time.monotonic() - self.last_beat < self.stall_after
+        return self.stall_after is None or time.monotonic() - self.last_beat < self.stall_after
 
     def ready(self) -> bool:
         try:

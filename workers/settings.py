@@ -19,11 +19,11 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token", "redis_url")
+SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token", "redis_url", "redis_password")
 
 
 class SettingsError(ValueError):
@@ -38,12 +38,21 @@ class Settings(BaseModel):
     redis_url: SecretStr = Field(
         SecretStr(""), description="Redis/Valkey URL of the store and broker; empty starts the embedded server"
     )
+    redis_password: SecretStr = Field(
+        SecretStr(""), description="password added to REDIS_URL when the URL has none (deploy files use a secret)"
+    )
     telegram_token: SecretStr = Field(SecretStr(""), description="Telegram bot token from @BotFather")
     telegram_api_base: str = Field("", description="another Bot API server (tests, a local Bot API server)")
     telegram_webhook_url: str = Field("", description="public HTTPS URL for webhook mode; empty polls")
     telegram_webhook_listen: str = Field("127.0.0.1:8443", description="host:port the webhook server listens on")
     telegram_webhook_secret: SecretStr = Field(SecretStr(""), description="secret token Telegram sends with updates")
     telegram_consumer: str = Field("", description="outbox consumer name of this bot process (stable, unique)")
+    telegram_overall_rate: str = Field(
+        "30/1", description="messages the bot sends at most, as count/seconds (Telegram's limit: 30/1)"
+    )
+    telegram_group_rate: str = Field(
+        "20/60", description="messages to one group at most, as count/seconds (Telegram's limit: 20/60)"
+    )
     discord_token: SecretStr = Field(SecretStr(""), description="Discord bot token")
     discord_api_base: str = Field("", description="another Discord REST base (tests)")
     discord_gateway_url: str = Field("", description="another Discord gateway URL (tests)")
@@ -62,6 +71,21 @@ class Settings(BaseModel):
         300, ge=1, description="seconds before the broker redelivers an unacknowledged task"
     )
     agora_plugins: str = Field("", description="extra game modules to import (comma-separated)")
+    agora_rate_user: str = Field(
+        "20/10 seconds;120/minute", description="command limits per user (`;`-separated, or `off`)"
+    )
+    agora_rate_chat: str = Field("300/minute", description="command limits per chat (`;`-separated, or `off`)")
+
+    @field_validator("agora_rate_user", "agora_rate_chat")
+    @classmethod
+    def _rates(cls, value: str) -> str:
+        from workers.ratelimit import parse
+
+        try:
+            parse(value)
+        except ValueError:
+            raise ValueError("must be limits like `20/10 seconds;120/minute`, or `off`") from None
+        return value
 
     @field_validator("agora_log_level", mode="before")
     @classmethod
@@ -80,6 +104,23 @@ class Settings(BaseModel):
         if v != "auto" and not (v.isdigit() and int(v) >= 1):
             raise ValueError("must be `auto` or a whole number of shards, at least 1")
         return v
+
+    @field_validator("telegram_overall_rate", "telegram_group_rate")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        count, _, seconds = value.strip().partition("/")
+        try:
+            ok = float(count) > 0 and float(seconds) > 0
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError("must be count/seconds, e.g. 20/60")
+        return value.strip()
+
+    def rate(self, name: str) -> tuple[float, float]:
+        """(count, seconds) of a ``count/seconds`` setting."""
+        count, _, seconds = str(getattr(self, name)).partition("/")
+        return float(count), float(seconds)
 
     @field_validator("telegram_webhook_listen")
     @classmethod
@@ -102,6 +143,19 @@ class Settings(BaseModel):
         """The plain value of a secret field (only where it is used, never for printing)."""
         value = getattr(self, name)
         return value.get_secret_value().strip() if isinstance(value, SecretStr) else str(value)
+
+    def store_url(self) -> str:
+        """``REDIS_URL`` with ``REDIS_PASSWORD`` put in when the URL carries no password of its
+        own; empty means "start the embedded server"."""
+        url = self.secret("redis_url")
+        password = self.secret("redis_password")
+        if not url or not password:
+            return url
+        parts = urlsplit(url)
+        if parts.password is not None:
+            return url
+        netloc = f"{quote(parts.username or '', safe='')}:{quote(password, safe='')}@{parts.netloc.rpartition('@')[2]}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
     def public(self) -> dict[str, str]:
         """Every setting as the variable name and a printable value: secrets masked, and the

@@ -23,14 +23,17 @@ key                              type    holds
 ``g:{gid}:log``                  list    the action log: JSON ``{v, s, t, u, k, at}`` (version,
                                          seat, notation, undoable, idempotency key, time)
 ``g:{gid}:logz``                 string  a finished game's log, zlib-compressed JSON (archive)
-``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit (expires
-                                         7 days after the game ends)
+``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit, for the
+                                         newest IDEM_KEPT keys (expires 7 days after the end)
+``g:{gid}:idemq``                list    those keys, oldest first (the window's order)
 ``g:{gid}:ev``                   list    per version: JSON ``{v, events:[...]}`` (audience kept)
-``g:{gid}:snap:{v}``             string  snapshot of a version whose board is posted (TTL)
+``g:{gid}:posted``               hash    version -> snapshot, for the newest POSTED_KEPT versions
+                                         whose board was posted (drawn at delivery; TTL)
 ``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
 ``chat:{platform}:{chat}``       string  the game id played in that chat
 ``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
 ``u:{user}:games``               set     game ids the user plays in ("my games")
+``names:{platform}``             hash    lower-case display name -> user key (substitutes)
 ``deadlines``                    zset    gid -> unix time of its next reminder or timeout
                                          (mirrored from meta, rebuildable)
 ``remind:{gid}:{v}:{seat}``      string  reminder de-duplication (set-if-absent, TTL)
@@ -88,6 +91,10 @@ def k_idem(gid: str) -> str:
     return f"{P}g:{{{gid}}}:idem"
 
 
+def k_idemq(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:idemq"
+
+
 def k_events(gid: str) -> str:
     return f"{P}g:{{{gid}}}:ev"
 
@@ -96,8 +103,8 @@ def k_posted(gid: str, version: int) -> str:
     return f"{P}g:{{{gid}}}:posted:{version}"
 
 
-def k_snapv(gid: str, version: int) -> str:
-    return f"{P}g:{{{gid}}}:snap:{version}"
+def k_snapv(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:posted"
 
 
 def k_image(gid: str, version: int, who: str) -> str:
@@ -136,12 +143,17 @@ K_SEQ = f"{P}seq:game"
 K_DEADLINES = f"{P}deadlines"
 ARCHIVE_TTL = 7 * 86400
 IMAGE_TTL = 7 * 86400  # rendered PNGs and the snapshots of posted turns they are drawn from
-EVENTS_KEPT = 400
+EVENTS_KEPT = 64  # versions of events kept: captions since the last post and `log`
+IDEM_KEPT = 64  # idempotency answers kept per game (the newest), see the commit script
+# Snapshots of posted turns kept per game. Decision: a turn post delivered more than this many
+# posted turns late (a bot down for long) is drawn from the game as it is now.
+POSTED_KEPT = 8
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
 # and outbox messages together, so a crash can never leave half a move behind.
 _COMMIT_LUA = """
-local meta, snap, log, idem, ev, dl, snapv = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local meta, snap, log, idem, ev, dl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local snapv, idemq = KEYS[7], KEYS[8]
 local expected = tonumber(ARGV[1])
 local key = ARGV[2]
 if key ~= '' then
@@ -152,7 +164,8 @@ local v = tonumber(redis.call('HGET', meta, 'version') or '0')
 if v ~= expected then return {'stale', tostring(v)} end
 -- Redis does not roll a script back when a command fails half-way: everything that can fail
 -- (decoding, a key of the wrong type) is checked before the first write.
-local kinds = {[1] = 'hash', [2] = 'string', [3] = 'list', [4] = 'hash', [5] = 'list', [6] = 'zset', [7] = 'string'}
+local kinds = {[1] = 'hash', [2] = 'string', [3] = 'list', [4] = 'hash', [5] = 'list', [6] = 'zset', [7] = 'hash',
+               [8] = 'list'}
 for i = 1, #KEYS do
   local t = redis.call('TYPE', KEYS[i])['ok']
   if t ~= 'none' and t ~= (kinds[i] or 'stream') then
@@ -163,7 +176,18 @@ local fields = cjson.decode(ARGV[7])
 local msgs = cjson.decode(ARGV[11])
 local nv = v + 1
 redis.call('SET', snap, ARGV[3])
-if ARGV[13] ~= '' then redis.call('SET', snapv, ARGV[3], 'EX', tonumber(ARGV[13])) end
+if ARGV[13] ~= '' then
+  -- The board of a posted turn is drawn when it is delivered, maybe after later moves: keep its
+  -- snapshot, but only for the newest few posted turns.
+  redis.call('HSET', snapv, nv, ARGV[3])
+  redis.call('EXPIRE', snapv, tonumber(ARGV[13]))
+  local kept = tonumber(ARGV[15])
+  if redis.call('HLEN', snapv) > kept then
+    local versions = redis.call('HKEYS', snapv)
+    table.sort(versions, function(a, b) return tonumber(a) < tonumber(b) end)
+    for i = 1, #versions - kept do redis.call('HDEL', snapv, versions[i]) end
+  end
+end
 if ARGV[4] == 'push' then
   redis.call('RPUSH', log, ARGV[5])
 elseif ARGV[4] == 'pop' then
@@ -179,9 +203,18 @@ for f, val in pairs(fields) do
 end
 if ARGV[8] == '' then redis.call('ZREM', dl, ARGV[9]) else redis.call('ZADD', dl, ARGV[8], ARGV[9]) end
 local result = string.gsub(ARGV[10], '"version":0', '"version":' .. nv, 1)
-if key ~= '' then redis.call('HSET', idem, key, result) end
-for i = 8, #KEYS do
-  local m = string.gsub(msgs[i - 7], '"version":0', '"version":' .. nv, 1)
+if key ~= '' then
+  -- Only the newest answers are kept (a window): redelivery and retries come within minutes,
+  -- and a long game must not grow its idempotency record with every move.
+  redis.call('HSET', idem, key, result)
+  redis.call('RPUSH', idemq, key)
+  local kept = tonumber(ARGV[14])
+  while redis.call('LLEN', idemq) > kept do
+    redis.call('HDEL', idem, redis.call('LPOP', idemq))
+  end
+end
+for i = 9, #KEYS do
+  local m = string.gsub(msgs[i - 8], '"version":0', '"version":' .. nv, 1)
   redis.call('XADD', KEYS[i], 'MAXLEN', '~', 100000, '*', 'm', m)
 end
 return {'ok', result}
@@ -279,7 +312,7 @@ class Store:
         current, snap = self.snapshot(gid)
         if version == current:
             return snap
-        blob = self.r.get(k_snapv(gid, version))
+        blob = self.r.hget(k_snapv(gid), str(version))
         return unpack_snapshot(blob) if blob else None
 
     def log(self, gid: str) -> list[dict[str, Any]]:
@@ -312,6 +345,7 @@ class Store:
                 pipe.set(k_logz(gid), blob)
                 pipe.delete(k_log(gid))
                 pipe.expire(k_idem(gid), ARCHIVE_TTL)
+                pipe.expire(k_idemq(gid), ARCHIVE_TTL)
                 pipe.hset(k_meta(gid), "archived", "1")
                 pipe.execute()
                 return True
@@ -354,7 +388,7 @@ class Store:
             m = {"version": 0, **{k: v for k, v in o.message.items() if k != "version"}}
             msgs.append(json.dumps(m, separators=(",", ":")))
         keys = [k_meta(gid), k_snap(gid), k_log(gid), k_idem(gid), k_events(gid), K_DEADLINES]
-        keys.append(k_snapv(gid, expected + 1))
+        keys += [k_snapv(gid), k_idemq(gid)]
         keys += [k_outbox(o.platform) for o in outgoing]
         args = [
             expected,
@@ -370,6 +404,8 @@ class Store:
             json.dumps(msgs),
             EVENTS_KEPT,
             str(keep_snapshot) if keep_snapshot else "",
+            IDEM_KEPT,
+            POSTED_KEPT,
         ]
         status, payload = self._commit(keys=keys, args=args)
         return CommitResult(status.decode(), payload.decode())
@@ -389,6 +425,8 @@ class Store:
     def touch_user(self, user: str, name: str, dm: str | None = None) -> None:
         pipe = self.r.pipeline()
         pipe.hset(k_user(user), "name", name)
+        # name -> user key per platform, so `substitute @name` can find a player by name
+        pipe.hset(f"{P}names:{user.partition(':')[0]}", name.strip().lower(), user)
         if dm:
             pipe.hset(k_user(user), "dm", dm)
         pipe.execute()

@@ -24,7 +24,7 @@ import logging
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bots.telegram.sender import PLATFORM, Sender
-from workers.client import Client, Envelope, Part
+from workers.client import Client, Envelope, Part, count_delivered
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,10 @@ class Delivery:
             part = await self.sender.io(self.client.render, env)
         except Exception:
             return False  # logged by render; the message stays pending and is retried
+        if part is not None and await self.sender.io(self.client.already_sent, env):
+            # Shown meanwhile another way (the next step's buttons put in place of a pressed
+            # keyboard): asked again after rendering, which takes a moment.
+            part = None
         try:
             if part is not None:
                 await self._send(env, part, route)
@@ -105,6 +109,7 @@ class Delivery:
         await self._record_sent(env)
         await self.sender.io(self.client.ack, PLATFORM, env)
         self.delivered += 1
+        count_delivered(PLATFORM)
         return True
 
     async def _record_sent(self, env: Envelope, *, patience: float = 30.0) -> None:

@@ -13,6 +13,7 @@ from engine.duellum.actions import SPECIAL_WORDS
 from engine.duellum.data import CARDS, COLOURS, PERSONALITIES, RES_WORDS, RULES, TECH_ORDER
 from engine.duellum.duellum import defence
 from engine.duellum.personalities import cities, sea_points, temples
+from engine.duellum.scientia import price
 from engine.duellum.state import (
     PHASE_ACTION,
     PHASE_CONQUER,
@@ -117,6 +118,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "supply": {"legion": p.supply[0], "galley": p.supply[1]},
                 "walls_in_supply": p.walls,
                 "techs": [t for t in TECH_ORDER if t in p.techs],
+                # Gold this seat would pay now for each technology it lacks (first/second
+                # buyer and a Library discount included): the board shows the prices.
+                "tech_prices": {t: price(state, s, t) for t in TECH_ORDER if t not in p.techs},
                 "personalities": {k.lower(): p.pers[i] for i, k in enumerate(PERSONALITIES)},
                 "vp": p.vp,
                 "sea_points": sea_points(state, s),

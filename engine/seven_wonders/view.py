@@ -54,6 +54,7 @@ Resources are named ``wood stone clay ore glass papyrus loom``.
                  "card": id (play/build only), "via": str, "stage": int,
                  "pay_left": int, "pay_right": int}],
   "scores": null | [SCORE],              # when the game is over: per city, see scoring.py
+  "public_vp": [int],                    # per city: VP if the game ended now (all public facts)
   "cards": {id: {"name": str, "age": int, "color": str, "cost": COST,
                  "chain_from": [name], "text": str}}
 }
@@ -333,6 +334,9 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "prompt": None,
         "last_turn": [dict(r) for r in state.recent],
         "scores": [score_city(state, c) for c in range(n)] if state.step == "over" else None,
+        # Victory points each city would score if the game ended now: everything scored is
+        # on the table (structures, wonder, tokens, coins), so the running count is public.
+        "public_vp": [int(score_city(state, c)["total"]) for c in range(n)],
     }
     seen: set[str] = set()
     for c in range(n):

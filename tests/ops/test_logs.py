@@ -60,3 +60,22 @@ def test_tokens_and_passwords_are_scrubbed_everywhere() -> None:
     assert TOKEN not in out and "hunter22-pw" not in out and "B" * 35 not in out
     assert "bot***/getUpdates" in out and "redis://:***@127.0.0.1:1/0" in out
     assert "ConnectionError" in out  # the traceback itself is kept, only scrubbed
+
+
+def test_celery_task_lines_keep_neither_arguments_nor_results() -> None:
+    stream, handler = _capture({"AGORA_LOG_FORMAT": "json", "AGORA_LOG_LEVEL": "INFO"})
+    context = {"id": "t1", "name": "agora.move", "runtime": 0.03, "return_value": "{'hand': 'Clay Pool'}",
+               "args": "['g1', 'telegram:1', 'pick Clay Pool', 'k']", "kwargs": "{}"}
+    try:
+        logging.getLogger("celery.app.trace").info(
+            "Task %(name)s[%(id)s] succeeded in %(runtime)ss: %(return_value)s", context, extra={"data": context}
+        )
+        logging.getLogger("celery.worker.strategy").info("Task %(name)s[%(id)s] received", context,
+                                                         extra={"data": context})
+    finally:
+        logging.getLogger().removeHandler(handler)
+    out = stream.getvalue()
+    assert "Clay Pool" not in out
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["message"] == "Task agora.move[t1] succeeded in 0.03s" and "data" not in first
+    assert second["message"] == "Task agora.move[t1] received"

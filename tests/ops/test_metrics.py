@@ -90,3 +90,19 @@ def test_a_worker_process_serves_its_own_endpoint(redis_url: str, store: Any) ->
         assert status == 200 and "agora_pipeline_seconds" in body
     finally:
         w.stop()
+
+
+def test_dashboard_queries_only_metrics_we_export() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    dash = json.loads((Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "agora-dashboard.json").read_text())
+    names = {m.group(0) for p in dash["panels"] for t in p["targets"] for m in re.finditer(r"agora_[a-z_]+", t["expr"])}
+    exported = {"agora_queue_depth", "agora_outbox_lag_seconds", "agora_outbox_pending", "agora_scheduled_games"}
+    families = (metrics.MOVES, metrics.PIPELINE_SECONDS, metrics.RENDER_SECONDS, metrics.REMINDER_LAG)
+    families += (metrics.OUTBOX_SENT,)
+    for family in families:
+        for collected in family.collect():
+            exported |= {collected.name + suffix for suffix in ("", "_total", "_bucket", "_sum", "_count")}
+    assert names and names <= exported, names - exported

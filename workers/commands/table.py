@@ -65,6 +65,16 @@ class TableCommands(CommandBase):
                 "lobby/no_such_code",
             )
         gid, _ = self._game_for(ctx, rest)
+        status = self.store.meta(gid).get("status")
+        seated = lobby.lobby(self.store, gid) if status == "lobby" else []
+        if any(s.user == ctx.user_key for s in seated):
+            return say(
+                f"{ctx.name}, you are already seated at `{gid}`. At the table: "
+                + ", ".join(s.name for s in seated)
+                + ". `begin` starts the game when everyone is in."
+            )
+        if status == "active" and ctx.user_key in self.store.seats(gid).values():
+            return say(f"{ctx.name}, you are already playing in `{gid}`. `status` shows whose turn it is.")
         seats = lobby.join(self.store, gid, ctx.user_key, ctx.name)
         note = ""
         if code and not ctx.private and not lobby.add_table(self.store, gid, ctx.platform, ctx.chat):
@@ -76,6 +86,23 @@ class TableCommands(CommandBase):
         seats = lobby.leave(self.store, gid, ctx.user_key)
         left = ", ".join(s.name for s in seats) or "nobody"
         return say(f"{ctx.name} left the table `{gid}`. Still seated: {left}.")
+
+    def cmd_start(self, ctx: Context, rest: str) -> Reply:
+        """``start`` never begins a game: on Telegram it is the private chat's Start button and
+        a reflex elsewhere, and a game begun with two of three friends cannot take the third."""
+        if ctx.private:
+            return say("Hello! I run board games in group chats. `help` lists the commands; `games` the games.")
+        gid = self.store.chat_game(ctx.platform, ctx.chat)
+        status = self.store.meta(gid).get("status") if gid else None
+        if status == "lobby":
+            seated = ", ".join(s.name for s in lobby.lobby(self.store, gid or ""))
+            return say(
+                f"`start` does not begin the game. At the table `{gid}`: {seated}. Others type `join`; "
+                "when everyone is in, type `begin` (or `begin bots=1` to fill a seat with an automatic player)."
+            )
+        if status == "active":
+            return say(f"The game `{gid}` is running. `status` shows whose turn it is; `moves` lists yours.")
+        return say("To play here, open a table with `new <game>` (`games` lists them); then `join` and `begin`.")
 
     def cmd_begin(self, ctx: Context, rest: str) -> Reply:
         gid, tail = self._game_for(ctx, rest)
