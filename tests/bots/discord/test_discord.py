@@ -328,3 +328,15 @@ async def test_sharded_client_identifies_every_shard_and_answers(fake: FakeDisco
     finally:
         await t.stop()
         t.close()
+
+
+async def test_table_notices_are_posted_in_the_channel(table: Table) -> None:
+    import json
+
+    fake = table.fake
+    gid, _ = await start_toy(table)
+    note = {"type": "notice", "game": gid, "chat": CHANNEL, "text": "Player 1's time ran out; an automatic "
+            "player moved for them.", "key": f"{gid}:9:notice", "version": 9}
+    table.client.store.r.xadd("agora:outbox:discord", {"m": json.dumps(note)})
+    posted = await fake.wait(lambda: [m for m in fake.channel() if "time ran out" in m.content], 20, "the notice")
+    assert len(posted) == 1 and not posted[0].custom_ids()
