@@ -91,6 +91,11 @@ def build_bot(client: Client, *, shards: str | None = None, fast_ready: bool = F
     tree.on_error = _tree_error  # type: ignore[method-assign]
     bot.tree = tree  # type: ignore[attr-defined]
     bot.add_dynamic_items(MoveButton, MoveSelect)
+
+    async def on_interaction(interaction: discord.Interaction[Any]) -> None:
+        await handlers.on_unknown_component(interaction)
+
+    bot.event(on_interaction)
     return bot
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from typing import Any
 
 import discord
@@ -35,6 +36,7 @@ STALE_CODES = frozenset({"button/stale", "button/game_over", "button/expired"})
 SORRY = "Something went wrong on our side; nothing was changed. Please try again."
 SEEN_NS = "dc-interaction"
 SEEN_TTL = 86400
+KNOWN_COMPONENT = re.compile(r"^ag:[bs]:")
 
 
 def make_context(interaction: discord.Interaction[Any]) -> Context:
@@ -225,9 +227,28 @@ class Handlers:
 
     # --------------------------------------------------------- autocomplete
     async def move_choices(self, interaction: discord.Interaction[Any], typed: str) -> list[tuple[str, str]]:
-        """(name, value) pairs for ``/agora move``: my legal moves, best matches first."""
+        """(name, value) pairs for ``/agora move``: my legal moves, best matches first. A
+        failure offers a note instead of nothing, so the picker never just spins."""
         ctx = make_context(interaction)
-        return await self.sender.io(move_choices, self.client, ctx, typed)
+        try:
+            return await self.sender.io(move_choices, self.client, ctx, typed)
+        except Exception:
+            log.exception("move autocomplete failed")
+            return [("Moves are not available right now; type your move.", typed[:100] or "moves")]
+
+    async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+        """A component that is not one of ours (a message from an older version of the bot):
+        answer it anyway, so Discord never shows "This interaction failed"."""
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if interaction.type != discord.InteractionType.component or KNOWN_COMPONENT.match(custom_id):
+            return
+        try:
+            await interaction.response.send_message(
+                "This button no longer works. `/agora moves` shows your current moves.", ephemeral=True
+            )
+        except discord.HTTPException as exc:
+            log.info("could not answer unknown component %r: %s", custom_id, exc)
 
 
 def _ephemeral(interaction: discord.Interaction[Any]) -> bool:

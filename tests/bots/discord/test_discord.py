@@ -340,3 +340,12 @@ async def test_table_notices_are_posted_in_the_channel(table: Table) -> None:
     table.client.store.r.xadd("agora:outbox:discord", {"m": json.dumps(note)})
     posted = await fake.wait(lambda: [m for m in fake.channel() if "time ran out" in m.content], 20, "the notice")
     assert len(posted) == 1 and not posted[0].custom_ids()
+
+
+async def test_a_component_from_an_older_version_is_still_answered(table: Table) -> None:
+    fake = table.fake
+    _, first = await start_toy(table)
+    inter = await fake.press(ALICE, first, "legacy:move:7")
+    await fake.wait(lambda: inter.acked is not None, 3.0, "the unknown component answered")
+    await fake.wait(lambda: inter.original is not None or inter.followups, 5.0, "a reply")
+    assert fake.unanswered() == []
