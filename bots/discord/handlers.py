@@ -110,9 +110,15 @@ class Handlers:
         if wanted[-1].partition("=")[2].lower() not in ("yes", "true", "on", "1"):
             return ctx, rest
         game = words[1] if len(words) > 1 else "game"
-        thread = await self.sender.bot.http.start_thread_without_message(
-            int(ctx.chat), name=f"agora {game}"[:100], auto_archive_duration=10080, type=11
-        )
+        try:
+            thread = await self.sender.bot.http.start_thread_without_message(
+                int(ctx.chat), name=f"agora {game}"[:100], auto_archive_duration=10080, type=11
+            )
+        except discord.HTTPException as exc:
+            # Decision: without the right to open threads the table plays in the channel
+            # itself rather than not at all; the reply says so.
+            log.info("could not open a thread in %s (%s); playing in the channel", ctx.chat, exc)
+            return ctx, rest
         return dataclasses.replace(ctx, chat=str(thread["id"])), rest
 
     async def show(self, interaction: discord.Interaction[Any], reply: list[Part], *, ephemeral: bool) -> None:
@@ -166,7 +172,14 @@ class Handlers:
                 await interaction.followup.send(chunk or "\u200b", **kwargs)
 
     async def _sorry(self, interaction: discord.Interaction[Any]) -> None:
+        """Apologise privately: a public "thinking" message is removed first, since the first
+        follow-up of a deferred response would otherwise take its (public) visibility."""
         try:
+            if interaction.type == discord.InteractionType.application_command:
+                try:
+                    await interaction.delete_original_response()
+                except discord.HTTPException:
+                    log.debug("no deferred response to remove for %s", interaction.id)
             await interaction.followup.send(SORRY, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not report a failure for interaction %s", interaction.id)
