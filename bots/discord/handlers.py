@@ -87,11 +87,12 @@ class Handlers:
             return
         try:
             ctx = make_context(interaction)
+            note = ""
             if word == "new":
-                ctx, text = await self._maybe_thread(interaction, ctx, text)
+                ctx, text, note = await self._maybe_thread(interaction, ctx, text)
             reply = await self.sender.io(self.client.command, ctx, text)
-            if ctx.chat != str(interaction.channel_id) and reply and all(p.ok for p in reply):
-                reply[0].text = f"{reply[0].text}\nThe table plays in the thread <#{ctx.chat}>."
+            if note and reply and all(p.ok for p in reply):
+                reply[0].text = f"{reply[0].text}\n{note}"
             await self.show(interaction, reply, ephemeral=private_cmd or ctx.private)
         except Exception:
             log.exception("/agora %s failed", word)
@@ -99,16 +100,16 @@ class Handlers:
 
     async def _maybe_thread(
         self, interaction: discord.Interaction[Any], ctx: Context, text: str
-    ) -> tuple[Context, str]:
+    ) -> tuple[Context, str, str]:
         """``new … thread=yes``: open a public thread in this channel and make it the table,
         so a busy channel stays readable; the option itself is not the game's."""
         words = text.split()
         wanted = [w for w in words if w.lower().startswith("thread=")]
         if not wanted or ctx.private:
-            return ctx, text
+            return ctx, text, ""
         rest = " ".join(w for w in words if w not in wanted)
         if wanted[-1].partition("=")[2].lower() not in ("yes", "true", "on", "1"):
-            return ctx, rest
+            return ctx, rest, ""
         game = words[1] if len(words) > 1 else "game"
         try:
             thread = await self.sender.bot.http.start_thread_without_message(
@@ -118,8 +119,9 @@ class Handlers:
             # Decision: without the right to open threads the table plays in the channel
             # itself rather than not at all; the reply says so.
             log.info("could not open a thread in %s (%s); playing in the channel", ctx.chat, exc)
-            return ctx, rest
-        return dataclasses.replace(ctx, chat=str(thread["id"])), rest
+            return ctx, rest, "I may not open threads here, so the table plays in this channel."
+        tid = str(thread["id"])
+        return dataclasses.replace(ctx, chat=tid), rest, f"The table plays in the thread <#{tid}>."
 
     async def show(self, interaction: discord.Interaction[Any], reply: list[Part], *, ephemeral: bool) -> None:
         """Show a reply after a deferred slash command.
