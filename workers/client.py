@@ -247,9 +247,11 @@ class Client:
         ids = self.store.user_games(self.user_key(platform, user))
         return sorted(ids, key=lambda g: int(g[1:], 36) if g[1:].isalnum() else 0, reverse=True)
 
-    def awaited_moves(self, gid: str, platform: str, user: str) -> list[str]:
+    def awaited_moves(self, gid: str, platform: str, user: str, *, variants: bool = False) -> list[str]:
         """The notations of the legal moves the game awaits from this user now (empty when it
-        awaits nobody of theirs), for a short "your turn" hint."""
+        awaits nobody of theirs), for a short "your turn" hint. With ``variants`` also the
+        other forms of a move (another way to pay), listed after the main forms — Discord's
+        move autocomplete offers them once the typed text narrows down to them."""
         try:
             loaded = pipeline.load(self.store, gid)
         except Exception:
@@ -257,8 +259,11 @@ class Client:
         game, state = loaded.game, loaded.state
         for seat in loaded.seats_of(self.user_key(platform, user)):
             if seat in game.to_move(state):
-                return [game.notation(state, seat, a) for a in game.legal_actions(state, seat)
-                        if not game.action_variant(state, seat, a)]
+                actions = game.legal_actions(state, seat)
+                main = [game.notation(state, seat, a) for a in actions if not game.action_variant(state, seat, a)]
+                if not variants:
+                    return main
+                return main + [game.notation(state, seat, a) for a in actions if game.action_variant(state, seat, a)]
         return []
 
     # ------------------------------------------------- adapter bookkeeping

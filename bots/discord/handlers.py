@@ -307,7 +307,7 @@ def move_choices(client: Client, ctx: Context, typed: str) -> list[tuple[str, st
         return [("This game is over; there is nothing left to move.", "game over")]
     if status != "active":
         return [("There is no running game here; start one with /agora new.", "no game")]
-    moves = client.awaited_moves(gid, PLATFORM, ctx.user)
+    moves = client.awaited_moves(gid, PLATFORM, ctx.user, variants=True)
     if not moves:
         return [("It is not your turn; /agora status shows who is awaited.", "not my turn")]
     return [(m[:100], m[:100]) for m in rank(typed, moves)]
