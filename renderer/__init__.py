@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from renderer import duellum, seven_wonders
+from renderer import capitals, duellum, seven_wonders
 from renderer.fallback import render_fallback
 
 __all__ = ["GAMES", "render", "render_private"]
@@ -39,7 +39,7 @@ GAMES: Mapping[str, _Renderer] = {
     # FALLBACK: these games have no board renderer yet; they get a generic status card.
     "clash": _Renderer("Clash of Cultures", None, None),
     "mare-nostrum": _Renderer("Mare Nostrum", None, None),
-    "capitals": _Renderer("The Capitals", None, None),
+    "capitals": _Renderer("The Capitals", capitals.render, capitals.render_private),
 }
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from engine import AnyGame, EngineError, Event, find_game, private, public
 from workers import metrics
 from workers.logs import log_context
-from workers.store import IMAGE_TTL, Outgoing, Store
+from workers.store import LOG_CHUNK, POSTED_TTL, Outgoing, Store
 from workers.timing import DEFAULT_MISSES, HOUR, SAFETY, next_due, seat_clock, table_deadline
 
 log = logging.getLogger(__name__)
@@ -303,6 +303,11 @@ def _commit_step(
         return None
     out = MoveResult.from_json(committed.data)
     out.duplicate = committed.status == "dup"
+    if not out.duplicate and out.version % LOG_CHUNK == 0:
+        try:
+            store.compact_log(loaded.gid)
+        except Exception:  # storage housekeeping: a failure must not cost the move
+            log.warning("could not compact the log of %s", loaded.gid, exc_info=True)
     return out
 
 
@@ -445,7 +450,7 @@ def plan_after_step(
         deadline = index_time(store, gid, {**loaded.meta, **turn_meta}, loaded.seats, after, now)
     else:
         meta.update({"deadline_at": None, "remind_at": None, "safety_at": None, "turn_at": None})
-    keep = IMAGE_TTL if "posted_v" in meta else 0
+    keep = POSTED_TTL if "posted_v" in meta else 0
     return Plan(meta, deadline, outgoing, keep)
 
 

@@ -22,6 +22,8 @@ key                              type    holds
 ``g:{gid}:snap``                 string  zlib-compressed canonical JSON dump at ``version``
 ``g:{gid}:log``                  list    the action log: JSON ``{v, s, t, u, k, at}`` (version,
                                          seat, notation, undoable, idempotency key, time)
+``g:{gid}:logc``                 string  a running game's older log entries: one zlib-compressed
+                                         JSON array, extended LOG_CHUNK entries at a time
 ``g:{gid}:logz``                 string  a finished game's log, zlib-compressed JSON (archive)
 ``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit, for the
                                          newest IDEM_KEPT keys (expires 7 days after the end)
@@ -91,6 +93,10 @@ def k_idem(gid: str) -> str:
     return f"{P}g:{{{gid}}}:idem"
 
 
+def k_logc(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:logc"
+
+
 def k_idemq(gid: str) -> str:
     return f"{P}g:{{{gid}}}:idemq"
 
@@ -142,12 +148,16 @@ def k_callback(token: str) -> str:
 K_SEQ = f"{P}seq:game"
 K_DEADLINES = f"{P}deadlines"
 ARCHIVE_TTL = 7 * 86400
-IMAGE_TTL = 7 * 86400  # rendered PNGs and the snapshots of posted turns they are drawn from
-EVENTS_KEPT = 64  # versions of events kept: captions since the last post and `log`
-IDEM_KEPT = 64  # idempotency answers kept per game (the newest), see the commit script
+# Rendered PNGs are a cache for delivery (every table of a turn within seconds) and `board`;
+# they are drawn again from the snapshot when needed later, so they are not kept for long.
+IMAGE_TTL = 600
+POSTED_TTL = 7 * 86400  # snapshots of posted turns, the boards are drawn from (bounded by count)
+EVENTS_KEPT = 32  # versions of events kept: captions since the last post and `log`
+IDEM_KEPT = 24  # idempotency answers kept per game (the newest), see the commit script
 # Snapshots of posted turns kept per game. Decision: a turn post delivered more than this many
 # posted turns late (a bot down for long) is drawn from the game as it is now.
-POSTED_KEPT = 8
+POSTED_KEPT = 4
+LOG_CHUNK = 24  # live log entries moved into the compressed part at a time
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
 # and outbox messages together, so a crash can never leave half a move behind.
@@ -202,7 +212,7 @@ for f, val in pairs(fields) do
   if val == '' then redis.call('HDEL', meta, f) else redis.call('HSET', meta, f, val) end
 end
 if ARGV[8] == '' then redis.call('ZREM', dl, ARGV[9]) else redis.call('ZADD', dl, ARGV[8], ARGV[9]) end
-local result = string.gsub(ARGV[10], '"version":0', '"version":' .. nv, 1)
+local result = ARGV[10]
 if key ~= '' then
   -- Only the newest answers are kept (a window): redelivery and retries come within minutes,
   -- and a long game must not grow its idempotency record with every move.
@@ -219,6 +229,11 @@ for i = 9, #KEYS do
 end
 return {'ok', result}
 """
+
+def _unchunk(blob: bytes | None) -> list[dict[str, Any]]:
+    """The entries of the compressed part of a running game's log (none when absent)."""
+    return list(json.loads(zlib.decompress(blob))) if blob else []
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +258,16 @@ class CommitResult:
     @property
     def current_version(self) -> int:
         return int(self.payload) if self.status == "stale" else int(self.data.get("version", 0))
+
+
+def pack_answer(result: Mapping[str, Any]) -> bytes:
+    """A commit's answer as stored for its idempotency key: compact JSON, zlib-compressed."""
+    return zlib.compress(json.dumps(result, separators=(",", ":")).encode(), 6)
+
+
+def unpack_answer(raw: bytes) -> str:
+    """The JSON text of a stored answer (plain JSON written by older versions is accepted)."""
+    return raw.decode() if raw[:1] == b"{" else zlib.decompress(raw).decode()
 
 
 def pack_snapshot(text: str) -> bytes:
@@ -316,13 +341,42 @@ class Store:
         return unpack_snapshot(blob) if blob else None
 
     def log(self, gid: str) -> list[dict[str, Any]]:
-        """The action log: the live list, or the archive of a finished game."""
-        raw = self.r.lrange(k_log(gid), 0, -1)
-        if not raw:
-            blob = self.r.get(k_logz(gid))
-            if blob:
-                return list(json.loads(zlib.decompress(blob)))
-        return [json.loads(x) for x in raw]
+        """The action log: the compressed older part and the live list, or the archive of a
+        finished game."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.get(k_logc(gid))
+        pipe.lrange(k_log(gid), 0, -1)
+        pipe.get(k_logz(gid))
+        older, raw, archived = pipe.execute()
+        if not raw and not older and archived:
+            return list(json.loads(zlib.decompress(archived)))
+        return _unchunk(older) + [json.loads(x) for x in raw]
+
+    def compact_log(self, gid: str, chunk: int | None = None) -> bool:
+        """Move the oldest ``chunk`` entries of a running game's live log into its compressed
+        part once the live list holds twice that many; True when it did.
+
+        Why: the live list costs ~80 bytes an action and grew with the game (35 KB for 400
+        moves); compressed, the whole log costs a tenth of that. The live list keeps at least
+        ``chunk`` entries, so undo (which pops the newest) never reaches the compressed part.
+        Optimistic: a move committed meanwhile makes it give up until the next time."""
+        size = chunk or LOG_CHUNK
+        with self.r.pipeline() as pipe:
+            try:
+                pipe.watch(k_log(gid), k_logc(gid))
+                if pipe.llen(k_log(gid)) < 2 * size:
+                    pipe.unwatch()
+                    return False
+                older = _unchunk(pipe.get(k_logc(gid)))
+                moved = [json.loads(x) for x in pipe.lrange(k_log(gid), 0, size - 1)]
+                blob = zlib.compress(json.dumps(older + moved, separators=(",", ":")).encode(), 9)
+                pipe.multi()
+                pipe.ltrim(k_log(gid), size, -1)
+                pipe.set(k_logc(gid), blob)
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
 
     def archive(self, gid: str) -> bool:
         """Compact a finished game: the log becomes one compressed string, and the keys only a
@@ -335,15 +389,18 @@ class Store:
         """
         with self.r.pipeline() as pipe:
             try:
-                pipe.watch(k_meta(gid), k_log(gid))
-                if pipe.hget(k_meta(gid), "status") != b"over" or not pipe.exists(k_log(gid)):
+                pipe.watch(k_meta(gid), k_log(gid), k_logc(gid))
+                if pipe.hget(k_meta(gid), "status") != b"over" or not (
+                    pipe.exists(k_log(gid)) or pipe.exists(k_logc(gid))
+                ):
                     pipe.unwatch()
                     return False
-                entries = [json.loads(x) for x in pipe.lrange(k_log(gid), 0, -1)]
+                entries = _unchunk(pipe.get(k_logc(gid)))
+                entries += [json.loads(x) for x in pipe.lrange(k_log(gid), 0, -1)]
                 blob = zlib.compress(json.dumps(entries, separators=(",", ":")).encode(), 9)
                 pipe.multi()
                 pipe.set(k_logz(gid), blob)
-                pipe.delete(k_log(gid))
+                pipe.delete(k_log(gid), k_logc(gid))
                 pipe.expire(k_idem(gid), ARCHIVE_TTL)
                 pipe.expire(k_idemq(gid), ARCHIVE_TTL)
                 pipe.hset(k_meta(gid), "archived", "1")
@@ -357,7 +414,7 @@ class Store:
 
     def idem_result(self, gid: str, key: str) -> dict[str, Any] | None:
         raw = self.r.hget(k_idem(gid), key)
-        return json.loads(raw) if raw else None
+        return json.loads(unpack_answer(raw)) if raw else None
 
     def commit(
         self,
@@ -382,7 +439,9 @@ class Store:
         ``keep_snapshot`` (seconds) also keeps this version's snapshot for that long, so the
         board of a posted turn can be drawn even after the game has moved on.
         """
-        res = {"version": 0, **{k: v for k, v in (result or {}).items() if k != "version"}}
+        # The script commits only at ``expected``, so the new version is known here; the answer
+        # is stored compressed (the idempotency window holds dozens of them per game).
+        res = {"version": expected + 1, **{k: v for k, v in (result or {}).items() if k != "version"}}
         msgs = []
         for o in outgoing:
             m = {"version": 0, **{k: v for k, v in o.message.items() if k != "version"}}
@@ -400,7 +459,7 @@ class Store:
             json.dumps({k: ("" if v is None else str(v)) for k, v in (meta or {}).items()}),
             "" if deadline is None else repr(float(deadline)),
             gid,
-            json.dumps(res, separators=(",", ":")),
+            pack_answer(res),
             json.dumps(msgs),
             EVENTS_KEPT,
             str(keep_snapshot) if keep_snapshot else "",
@@ -408,7 +467,7 @@ class Store:
             POSTED_KEPT,
         ]
         status, payload = self._commit(keys=keys, args=args)
-        return CommitResult(status.decode(), payload.decode())
+        return CommitResult(status.decode(), unpack_answer(payload) if status in (b"ok", b"dup") else payload.decode())
 
     # --------------------------------------------------- chats and users
     def chat_game(self, platform: str, chat: str) -> str | None:
