@@ -114,6 +114,13 @@ class Client:
         try:
             data: dict[str, Any] = res.get(timeout=self.move_timeout, interval=0.005)
         except celery.exceptions.TimeoutError:
+            # Stop waiting for this result now: left pending, the result consumer keeps it
+            # until garbage collection, which may run when the store is gone (a shutdown) and
+            # then fails inside ``__del__``.
+            try:
+                res.backend.remove_pending_result(res)
+            except Exception:
+                log.debug("could not drop the pending result of a queued move", exc_info=True)
             return MoveResult(
                 False,
                 "pipeline/queued",

@@ -62,12 +62,12 @@ class Table:
     client: Any = None
     clients: list[Any] = field(default_factory=list)
 
-    async def start(self, *, shards: str | None = None) -> Table:
+    async def start(self, *, shards: str | None = None, move_timeout: float = 30) -> Table:
         import tests.bots.telegram.toy_render  # noqa: F401 - the toy's board image in this process
         from bots.discord.app import build_bot, start
         from workers.client import Client
 
-        self.client = Client(self.redis_url, move_timeout=30)
+        self.client = Client(self.redis_url, move_timeout=move_timeout)
         self.clients.append(self.client)
         self.bot = build_bot(self.client, shards=shards, fast_ready=True)
         await start(self.bot, TOKEN)

@@ -349,3 +349,35 @@ async def test_a_component_from_an_older_version_is_still_answered(table: Table)
     await fake.wait(lambda: inter.acked is not None, 3.0, "the unknown component answered")
     await fake.wait(lambda: inter.original is not None or inter.followups, 5.0, "a reply")
     assert fake.unanswered() == []
+
+
+async def test_worker_down_every_interaction_still_acknowledged(fake: FakeDiscord, redis_url: str,
+                                                                store: Any) -> None:
+    """No worker at all: moves cannot be applied, yet nothing is left unanswered — the move
+    is acknowledged at once and answered "queued" when the wait runs out."""
+    t = Table(fake, redis_url)
+    await t.start(move_timeout=3)
+    try:
+        gid, first = await start_toy(t)
+        typed = await fake.slash(ALICE, "move", text="add 1")
+        pressed = await fake.press(ALICE, first, button(first, "add 2"))
+        status = await fake.slash(BOB, "status")
+        await fake.done(status, 3.0)
+        await fake.done(typed, 20)
+        await fake.done(pressed, 20)
+        assert "queued" in typed.text(), typed.text()
+        assert max(i.ack_seconds or 99 for i in (typed, pressed, status)) < 3.0
+        assert fake.unanswered() == [] and t.version(gid) == 1
+        # the worker comes back: the queued move is applied (once), and its board is posted
+        w = Worker(redis_url, name="late", env={"AGORA_PLUGINS": PLUGINS})
+        w.start()
+        try:
+            await fake.wait(lambda: t.version(gid) == 2, 60, "the queued move applied")
+            await fake.wait(lambda: fake.boards()[1:], 30, "its board")
+            await asyncio.sleep(1.0)
+            assert t.version(gid) == 2 and len(fake.boards()) == 2
+        finally:
+            w.stop()
+    finally:
+        await t.stop()
+        t.close()
