@@ -37,8 +37,9 @@ def draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str,
     draw_text(draw, (16, 22), f"The Capitals — round {as_int(view.get('round'))} of 12, "
               f"Era {'I' * as_int(view.get('era'), 1)}, {as_str(view.get('phase_name'))}", font(26, "bold"),
               anchor="lm")
-    draw_text(draw, (16, 54), fit_text(f"Waiting for: {as_str(view.get('awaiting'))}", font(20), WIDTH - 32),
-              font(20), anchor="lm")
+    awaited = as_str(view.get("awaiting"))
+    line = awaited if awaited.startswith("The game is over") else f"Waiting for: {awaited}"
+    draw_text(draw, (16, 54), fit_text(line, font(20), WIDTH - 32), font(20), anchor="lm")
     # round track
     evals = {as_int(x) for x in as_list(view.get("evaluations"))}
     pros = {as_int(x) for x in as_list(view.get("prosperity_rounds"))}

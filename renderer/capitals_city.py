@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
+from engine.core.text import count
 from renderer.base import (
     HIGHLIGHT,
     INK,
@@ -121,8 +122,8 @@ def draw_city(image: Image.Image, draw: ImageDraw.ImageDraw, origin: tuple[int, 
         head += "  ★ Highest Culture"
     draw_text(draw, (ox + 8, oy + 14), head, font(18, "bold"), ink_on(fill), anchor="lm")
     beside = [as_str(b) for b in as_list(player.get("beside"))]
-    info = (f"Station level {as_int(station.get('level'))}: {as_int(station.get('cubes'))} cubes, "
-            f"{as_int(station.get('activations'))} act.")
+    info = (f"Station level {as_int(station.get('level'))}: {count(as_int(station.get('cubes')), 'cube')}, "
+            f"{count(as_int(station.get('activations')), 'activation')}")
     if beside:
         info += "  Tourists beside: " + ", ".join(beside)
     draw_text(draw, (ox + 8, oy + 43), info, font(15), INK, anchor="lm")

@@ -413,7 +413,10 @@ def plan_after_step(
                 user = loaded.seats.get(seat, BOT)
                 changed = _awaited_for(game, loaded.state, seat) != _awaited_for(game, new_state, seat)
                 if changed and not loaded.automatic(seat):
-                    outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
+                    # ``step``: the same turn goes on; an adapter may show it in place of the
+                    # pressed buttons instead (it waits a moment for that, see ``at``).
+                    prompt = {"type": "prompt", "game": gid, "user": user, "seat": seat}
+                    outgoing.append(_msg(user, nv, {**prompt, "step": True, "at": round(now, 3)}))
         # The last one still to choose in a simultaneous step: everyone is waiting for them.
         if len(before) > 1 and len(after) == 1 and after < before:
             (last,) = after
