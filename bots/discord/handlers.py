@@ -31,7 +31,9 @@ from workers.client import Client, Context, Part
 
 log = logging.getLogger(__name__)
 
-PRIVATE_COMMANDS = frozenset({"move", "moves", "hand", "mygames", "settings", "help", "games", "link"})
+PRIVATE_COMMANDS = frozenset(
+    {"move", "moves", "hand", "mygames", "myturns", "settings", "help", "games", "link", "mute", "away", "back"}
+)
 STALE_CODES = frozenset({"button/stale", "button/game_over", "button/expired"})
 SORRY = "Something went wrong on our side; nothing was changed. Please try again."
 SEEN_NS = "dc-interaction"

@@ -133,10 +133,49 @@ def build_group(handlers: Any) -> app_commands.Group:
     async def mygames(i: discord.Interaction[Any]) -> None:
         await run(i, "mygames")
 
-    @group.command(name="settings", description="Your time zone and quiet hours for reminders")
-    @app_commands.describe(values="e.g. tz=+2 quiet=22-8; empty shows your settings")
+    @group.command(name="settings", description="Your time zone, quiet hours and reminder times")
+    @app_commands.describe(values="e.g. tz=Europe/Athens quiet=23:00-08:00 remind=half,1h; empty shows them")
     async def settings(i: discord.Interaction[Any], values: str | None = None) -> None:
         await run(i, "settings", values)
+
+    @group.command(name="timer", description="The table's turn timer (the table's creator changes it)")
+    @app_commands.describe(values="off, relaxed, standard, fast, blitz or a duration like 90m; bank=2h; empty shows it")
+    async def timer(i: discord.Interaction[Any], values: str | None = None) -> None:
+        await run(i, "timer", values)
+
+    @group.command(name="myturns", description="Every game waiting for you, longest first (only you see it)")
+    async def myturns(i: discord.Interaction[Any]) -> None:
+        await run(i, "myturns")
+
+    @group.command(name="away", description="Stop your clock while you are away (from your vacation budget)")
+    @app_commands.describe(duration="How long, e.g. 3d or 12h")
+    async def away(i: discord.Interaction[Any], duration: str) -> None:
+        await run(i, "away", duration)
+
+    @group.command(name="back", description="End your vacation, or take your seat back from the automatic player")
+    async def back(i: discord.Interaction[Any]) -> None:
+        await run(i, "back")
+
+    @group.command(name="pause", description="Stop every clock of the game (a majority of the table decides)")
+    async def pause(i: discord.Interaction[Any]) -> None:
+        await run(i, "pause")
+
+    @group.command(name="resume", description="Restart the clocks after a pause (a majority decides)")
+    async def resume(i: discord.Interaction[Any]) -> None:
+        await run(i, "resume")
+
+    @group.command(name="mute", description="Silence your reminders for this turn or this game")
+    @app_commands.describe(scope="turn, game, or off to hear them again")
+    @app_commands.choices(
+        scope=[app_commands.Choice(name=x, value=x) for x in ("turn", "game", "off")]
+    )
+    async def mute(i: discord.Interaction[Any], scope: str = "turn") -> None:
+        await run(i, "mute", scope)
+
+    @group.command(name="substitute", description="Hand a seat to another player (the table's creator)")
+    @app_commands.describe(seat="The seat's number or name", player="Who takes it over")
+    async def substitute(i: discord.Interaction[Any], seat: str, player: discord.User) -> None:
+        await run(i, "substitute", seat, f"discord:{player.id}")
 
     @group.command(name="link", description="Make your Discord and Telegram accounts one player")
     @app_commands.describe(code="The code `link` gave you on Telegram; empty: get a code to type there")
