@@ -44,7 +44,7 @@ NODE_R: Final[int] = 20
 
 
 def _legend_items() -> list[Item]:
-    small = font(18)
+    small = font(20)
 
     def labelled(tokens: Sequence[Token], label: str) -> Item:
         tw = ic.tokens_width(tokens)
