@@ -31,6 +31,7 @@ key                              type    holds
 ``chat:{platform}:{chat}``       string  the game id played in that chat
 ``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
 ``u:{user}:games``               set     game ids the user plays in ("my games")
+``names:{platform}``             hash    lower-case display name -> user key (substitutes)
 ``deadlines``                    zset    gid -> unix time of its next reminder or timeout
                                          (mirrored from meta, rebuildable)
 ``remind:{gid}:{v}:{seat}``      string  reminder de-duplication (set-if-absent, TTL)
@@ -389,6 +390,8 @@ class Store:
     def touch_user(self, user: str, name: str, dm: str | None = None) -> None:
         pipe = self.r.pipeline()
         pipe.hset(k_user(user), "name", name)
+        # name -> user key per platform, so `substitute @name` can find a player by name
+        pipe.hset(f"{P}names:{user.partition(':')[0]}", name.strip().lower(), user)
         if dm:
             pipe.hset(k_user(user), "dm", dm)
         pipe.execute()

@@ -9,7 +9,8 @@ successful send stops a re-read entry from being sent twice.
 Order: one batch is split into lanes by destination chat; a lane is sent in stream order and
 stops at its first failure (the rest stays pending and comes back with the next fetch), while
 different chats proceed side by side, so one chat's flood control does not hold up a turn in
-another. A message the game has overtaken (``render`` returns None) is dropped, a message
+another. A message the game has overtaken (``render`` returns None) is dropped; one that could not be
+built (``render`` raised: the store restarting, say) stays pending and is retried; a message
 Telegram refuses for good (``BadRequest``) is logged and dropped, anything transient is
 retried with backoff.
 """
@@ -23,7 +24,7 @@ import logging
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bots.telegram.sender import PLATFORM, Sender
-from workers.client import Client, Envelope, Part
+from workers.client import Client, Envelope, Part, count_delivered
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,14 @@ class Delivery:
         if await self.sender.io(self.client.already_sent, env):
             await self.sender.io(self.client.ack, PLATFORM, env)
             return True
-        part = await self.sender.io(self.client.render, env)
+        try:
+            part = await self.sender.io(self.client.render, env)
+        except Exception:
+            return False  # logged by render; the message stays pending and is retried
+        if part is not None and await self.sender.io(self.client.already_sent, env):
+            # Shown meanwhile another way (the next step's buttons put in place of a pressed
+            # keyboard): asked again after rendering, which takes a moment.
+            part = None
         try:
             if part is not None:
                 await self._send(env, part, route)
@@ -98,10 +106,30 @@ class Delivery:
         except TelegramError as exc:
             log.warning("outbox message %s not delivered yet (%s); it stays pending", env.key, exc)
             return False
-        await self.sender.io(self.client.mark_sent, env)
+        await self._record_sent(env)
         await self.sender.io(self.client.ack, PLATFORM, env)
         self.delivered += 1
+        count_delivered(PLATFORM)
         return True
+
+    async def _record_sent(self, env: Envelope, *, patience: float = 30.0) -> None:
+        """Write the sent marker, retrying through a short store outage.
+
+        Why: the message is already in the chat; if the marker is lost the entry is sent a
+        second time after the store comes back. A restart of the store takes about a second,
+        so a few retries turn that duplicate into a delay."""
+        delay, waited = 0.1, 0.0
+        while True:
+            try:
+                await self.sender.io(self.client.mark_sent, env)
+                return
+            except Exception:
+                if waited >= patience:
+                    raise
+                log.warning("could not record outbox message %s as sent yet; retrying", env.key)
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 2.0)
 
     async def _send(self, env: Envelope, part: Part, route: Route) -> None:
         if route is None:

@@ -244,8 +244,12 @@ class Game(ABC, Generic[S, A]):
         from engine.core.errors import IllegalAction
 
         self._check_turn(state, seat)
-        if not self.is_legal(state, seat, action):
-            raise IllegalAction(self.illegal_reason(state, seat, action))
+        if not self._legal_safely(state, seat, action):
+            try:
+                reason = self.illegal_reason(state, seat, action)
+            except _MALFORMED:
+                reason = Game.illegal_reason(self, state, seat, action)
+            raise IllegalAction(reason)
         new = self.clone(state)
         events = self._apply(new, seat, action)
         undoable = self.random_state(state) == self.random_state(new) and not self.reveals_hidden(
@@ -288,6 +292,17 @@ class Game(ABC, Generic[S, A]):
         return json.dumps(self.dump(state), sort_keys=True, separators=(",", ":"))
 
     # ------------------------------------------------------------- helpers
+    def _legal_safely(self, state: S, seat: Seat, action: A) -> bool:
+        """``is_legal``, with a malformed action (wrong type, short tuple) counted as illegal.
+
+        Why: parsers, buttons and autocomplete build actions; whatever reaches ``apply`` must
+        end in ``IllegalAction``, never in an ``IndexError``. Games still check shapes
+        themselves (the action-contract test calls ``is_legal`` directly); this is the net."""
+        try:
+            return bool(self.is_legal(state, seat, action))
+        except _MALFORMED:
+            return False
+
     def _check_turn(self, state: S, seat: Seat) -> None:
         if self.outcome(state) is not None:
             raise GameOver("This game is over; no more moves are accepted.")
@@ -298,6 +313,9 @@ class Game(ABC, Generic[S, A]):
 
 
 AnyGame = Game[Any, Any]
+
+_MALFORMED = (TypeError, ValueError, IndexError, KeyError, AttributeError)
+"""What a rule check may raise on a malformed action instead of answering."""
 
 
 def seat_list(seats: Sequence[int]) -> str:

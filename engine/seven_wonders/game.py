@@ -14,7 +14,7 @@ from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import NotYourTurn
 from engine.core.events import Event
 from engine.seven_wonders import bot
-from engine.seven_wonders.actions import VERBS, Action, alias_texts, notation_text
+from engine.seven_wonders.actions import VERBS, Action, alias_texts, notation_text, well_formed
 from engine.seven_wonders.cities import timeout_debt
 from engine.seven_wonders.moves import cheapest_trade, controlled, illegal_reason, legal, legal_for, open_cities
 from engine.seven_wonders.scoring import outcome
@@ -91,10 +91,12 @@ class SevenWondersGame(Game[State, Action]):
 
     def is_legal(self, state: State, seat: Seat, action: Action) -> bool:
         """Checks only the moves with the same card (faster than listing all)."""
-        return isinstance(action, Action) and action in legal_for(state, seat, action)
+        return well_formed(action) and action in legal_for(state, seat, action)
 
     def illegal_reason(self, state: State, seat: Seat, action: Action) -> str:
         """Why the move is illegal (never mentions other players' cards)."""
+        if not well_formed(action):
+            return "That is not a 7 Wonders move. Type `moves` to see yours."
         return illegal_reason(state, seat, action)
 
     def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:

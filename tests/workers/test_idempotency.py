@@ -49,6 +49,29 @@ def test_same_key_twice_concurrently(store: Store) -> None:
     assert version == 2 and len(log) == 1
 
 
+def test_copy_that_loads_after_the_first_commit_gets_the_first_answer(store: Store, monkeypatch: Any) -> None:
+    """The second copy passes the early key check, then loads the state the first copy made:
+    there its move is out of turn. It must still answer with the first copy's result, not a
+    refusal of a move that was applied."""
+    gid = make_game(store)
+    real_load = pipeline.load
+    first: list[pipeline.MoveResult] = []
+
+    def load_after_the_other_copy(st: Store, g: str) -> pipeline.Loaded:
+        if not first:
+            first.append(pipeline.MoveResult(False, "placeholder", ""))
+            first[0] = pipeline.submit(st, g, text="add 2", idem="tg:2002", user=A)
+        return real_load(st, g)
+
+    monkeypatch.setattr(pipeline, "load", load_after_the_other_copy)
+    second = pipeline.submit(store, gid, text="add 2", idem="tg:2002", user=A)
+    assert first[0].ok and not first[0].duplicate
+    assert second.ok and second.duplicate, second
+    assert (second.version, second.notation) == (first[0].version, first[0].notation)
+    version, log = assert_replays(store, gid)
+    assert version == 2 and len(log) == 1
+
+
 def test_celery_task_run_twice_applies_once(spawn: Any, app: Any, store: Store) -> None:
     """The same message executed twice (a re-published task, a redelivery with the same task id)
     and a direct in-process second run: one log entry, the others report duplicate."""

@@ -1,0 +1,116 @@
+"""The automatic player: trades, builds and fights with simple, fast heuristics.
+
+Why heuristics: the game is won by heroes and wonders, which need a set of 9 (or 12) cards, so
+the bot keeps goods variety and taxes, buys cards when it can, otherwise grows its economy,
+and attacks only with a clear dice advantage. Every choice is among ``legal`` moves.
+"""
+
+from __future__ import annotations
+
+from engine.core.rng import Rng
+from engine.mare_nostrum.actions import Action
+from engine.mare_nostrum.board import sides_in, units_at
+from engine.mare_nostrum.data import CARDS, GOODS, TAX
+from engine.mare_nostrum.state import State
+
+BUY_RANK = {"pyramids": 100, "temple": 30, "market": 28, "city": 26, "caravan": 25, "influence": 22,
+            "legion": 12, "trireme": 8, "fortress": 6}
+
+
+def _value(s: State, civ: str, card: str) -> float:
+    """How much ``civ`` wants one more ``card``: new goods types and taxes are worth most."""
+    hand = s.hands[civ]
+    if card == TAX:
+        return 2.0 + 0.1 * hand.get(TAX, 0)
+    return 3.0 if not hand.get(card, 0) else 0.5
+
+
+def choose(s: State, civ: str, acts: list[Action], seed: int) -> Action:
+    """Pick a sensible legal action."""
+    rng = Rng.from_seed(seed)
+    kinds = {a.kind for a in acts}
+    if "offer" in kinds:
+        hand = s.hands[civ]
+        return max(acts, key=lambda a: (hand.get(a.args[0], 0), a.args[0] != TAX))
+    if "take" in kinds:
+        return max(acts, key=lambda a: (_value(s, civ, a.args[0]), a.args))
+    if "give" in kinds:
+        hand = s.hands[civ]
+        return max(acts, key=lambda a: (hand.get(a.args[0], 0), a.args[0] != TAX))
+    if "trade" in kinds:
+        n = len(acts) - 1
+        return Action("trade", (str(min(n, 3)),))
+    if "pay" in kinds:
+        return _pay(s, civ, acts)
+    if "lose" in kinds:
+        return min(acts, key=lambda a: (a.args[0] == "fortress", a.args))
+    if "keep" in kinds or "artemis" in kinds:
+        return max(acts, key=lambda a: (_value(s, civ, a.args[0]), a.args))
+    if "ulysses" in kinds or "helen" in kinds:
+        return acts[0]
+    if "buy" in kinds or "annex" in kinds:
+        return _build(s, civ, acts, rng)
+    if kinds & {"march", "attack", "launch", "sail", "pillage", "occupy", "claim"}:
+        return _military(s, civ, acts, rng)
+    return rng.choice(acts)
+
+
+def _pay(s: State, civ: str, acts: list[Action]) -> Action:
+    hand = s.hands[civ]
+    for a in acts:
+        if a.args == ("taxes",):
+            return a
+    goods = [a for a in acts if a.kind == "pay" and a.args[0] in GOODS]
+    if goods:
+        return max(goods, key=lambda a: hand.get(a.args[0], 0))
+    return next((a for a in acts if a.kind == "pay"), acts[-1])
+
+
+def _build(s: State, civ: str, acts: list[Action], rng: Rng) -> Action:
+    best: tuple[float, Action] | None = None
+    for a in acts:
+        if a.kind == "annex":
+            score = 27.0
+        elif a.kind == "buy":
+            item = a.args[0]
+            score = 90.0 if item in CARDS else float(BUY_RANK.get(item, 0))
+            if len(a.args) > 2 and a.args[2] == "free":
+                score += 5
+        else:
+            continue
+        score += rng.below(100) / 100.0
+        if best is None or score > best[0]:
+            best = (score, a)
+    assert best is not None
+    return best[1]
+
+
+def _military(s: State, civ: str, acts: list[Action], rng: Rng) -> Action:
+    for kind in ("pillage", "claim", "occupy"):
+        for a in acts:
+            if a.kind == kind and (kind != "pillage" or s.provs[a.args[0]].owner != civ):
+                return a
+    attacks = [a for a in acts if a.kind == "attack"]
+    if attacks:
+        return max(attacks, key=lambda a: (len(a.args), a.args[2:] if len(a.args) > 2 else ()))
+    launches = [a for a in acts if a.kind == "launch"]
+    if launches:
+        return rng.choice(launches)
+    marches = []
+    for a in acts:
+        if a.kind != "march":
+            continue
+        src, dst = a.args[0], a.args[1]
+        foes = [e for e in sides_in(s, dst) if e != civ]
+        mine = len(units_at(s, src, civ, ("legion",)))
+        owner = s.provs[dst].owner
+        if foes:
+            strength = sum(6 if u.kind == "fortress" else 3.5 for u in units_at(s, dst) if u.civ != civ)
+            if mine * 3.5 > strength * 1.5 and not (len(a.args) > 2):
+                marches.append(a)
+        elif owner not in (None, civ) and not (len(a.args) > 2):
+            marches.append(a)
+    if marches and rng.below(3):
+        return rng.choice(marches)
+    done = [a for a in acts if a.kind == "done"]
+    return done[0] if done else rng.choice(acts)

@@ -1,0 +1,186 @@
+"""MareNostrumGame: the engine protocol for Mare Nostrum (first edition, 3-5 players).
+
+Why this class is thin: each rules topic lives in its own module (setup, roles, commerce,
+build, military, rounds); this class maps the platform's protocol onto them and adds the
+chat-facing parts (notation, status, help).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.api import Game, GameInfo, Outcome, Seat
+from engine.core.errors import NotYourTurn
+from engine.core.events import Event
+from engine.mare_nostrum import bot
+from engine.mare_nostrum.actions import VERBS, Action, notation_text
+from engine.mare_nostrum.board import scores
+from engine.mare_nostrum.commerce import card_words, name
+from engine.mare_nostrum.data import CARDS, CIV_DATA
+from engine.mare_nostrum.moves import apply_action, legal_for_civ
+from engine.mare_nostrum.rounds import chooser, settle
+from engine.mare_nostrum.setup import OPTION_HELP, initial_state
+from engine.mare_nostrum.state import State, dump_state, load_state, total
+from engine.mare_nostrum.view import PHASE_TEXT, build_view
+
+SUMMARY = (
+    "Mare Nostrum (first edition): 3-5 ancient civilizations trade, build and fight around the "
+    "Mediterranean; the first to build the Pyramids or own 4 heroes and wonders wins."
+)
+
+HELP = """Mare Nostrum — each round: commerce (income, then trading), build, military.
+Trading: the Director of Commerce picks N (`trade 3`); everyone with at least N cards secretly
+offers N cards, one press each (`offer grain`, `offer tax`); then takes follow the chain
+(`take wine from rome`); `give tax` is the Director's compensation.
+Build: `buy city peloponnesus sparta`, `buy caravan roma wine`, `buy influence thracia`,
+`buy legion roma`, `buy pyramids`, then pay with one set: `pay taxes`, `pay goods` or one goods
+type at a time (`pay grain`); `cancel` withdraws. `annex judaea` completes an annexation.
+Leaders name the next player: `next egypt`. End a turn with `done`.
+Military: `launch athenae aegaeum`, `sail aegaeum ionium`, `attack carthage in aegaeum`,
+`march athenae macedonia`, `attack rome in numidia with 2 legions`, `pillage judaea city hierosolyma`,
+`occupy numidia caravan slaves`, `claim numidia` (annex), `lose legion`.
+Options: setup basic/advanced, civs, neutral_provinces. The map and four player aids are stand-ins."""
+
+GROUPS = {"buy": "build", "pay": "payment", "offer": "secret offer", "take": "take a card",
+          "march": "move a legion", "attack": "battle", "launch": "triremes", "sail": "triremes",
+          "pillage": "conquest", "occupy": "conquest", "claim": "conquest", "next": "order"}
+
+
+class MareNostrumGame(Game[State, Action]):
+    """Mare Nostrum (first edition) with a stand-in map."""
+
+    id = "mare-nostrum"
+    aliases = ("mare_nostrum", "mn")
+    info = GameInfo(
+        name="Mare Nostrum",
+        min_players=3,
+        max_players=5,
+        summary=SUMMARY,
+        simultaneous=True,
+        hidden_information=True,
+        chance=True,
+        options_help=OPTION_HELP,
+    )
+    verbs = VERBS
+
+    def new_game(self, seed: int, players: int, options: Mapping[str, Any] | None = None) -> State:
+        """A fresh game, waiting for the first setup decision (or round 1 if there is none)."""
+        s = initial_state(seed, players, options)
+        settle(s)
+        return s
+
+    def to_move(self, state: State) -> frozenset[Seat]:
+        """Seats with a decision now; several while offers are chosen in secret."""
+        if state.phase == "over":
+            return frozenset()
+        return frozenset(state.seat_of(c) for c in chooser(state))
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        """Every legal move of ``seat`` in a fixed order."""
+        if state.phase == "over" or not 0 <= seat < state.players:
+            return []
+        return legal_for_civ(state, state.seats[seat])
+
+    def is_legal(self, state: State, seat: Seat, action: Action) -> bool:
+        return isinstance(action, Action) and action in self.legal_actions(state, seat)
+
+    def illegal_reason(self, state: State, seat: Seat, action: Action) -> str:
+        """Why the move is not legal, in public terms."""
+        if not isinstance(action, Action):
+            return "That is not a Mare Nostrum move."
+        return (f"That move is not legal now ({PHASE_TEXT.get(state.phase, state.phase)}). "
+                "Type `moves` to see what you can do.")
+
+    def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
+        return apply_action(state, state.seats[seat], action)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The winner and the heroes and wonders everyone owns (V1)."""
+        if state.phase != "over":
+            return None
+        sc = {i: len(state.cards[c]) for i, c in enumerate(state.seats)}
+        win = state.seat_of(state.winner)
+        rest = sorted((i for i in sc if i != win), key=lambda i: -sc[i])
+        tiers: list[tuple[int, ...]] = [(win,)]
+        for i in rest:
+            if len(tiers) > 1 and sc[tiers[-1][0]] == sc[i]:
+                tiers[-1] = (*tiers[-1], i)
+            else:
+                tiers.append((i,))
+        why = ("built the Pyramids" if "pyramids" in state.cards[state.winner]
+               else "owns 4 heroes and wonders")
+        return Outcome(sc, tuple(tiers), f"{name(state.winner)} {why} and wins.",
+                       {"cards": {c: list(v) for c, v in state.cards.items()}})
+
+    def clone(self, state: State) -> State:
+        return state.clone()
+
+    def reveals_hidden(self, before: State, after: State, seat: Seat, action: Action) -> bool:
+        """The reveal of the offers shows hidden cards."""
+        return (before.trade is not None and not before.trade.revealed and after.trade is not None
+                and after.trade.revealed) or (before.phase == "offer" and after.phase != "offer")
+
+    def private_action(self, state: State, seat: Seat, action: Action) -> bool:
+        """Offers, payments, swaps, compensation and the Gardens pick name cards of a hand."""
+        return action.kind in ("offer", "pay", "swap", "give", "keep", "artemis")
+
+    def notation(self, state: State, seat: Seat, action: Action) -> str:
+        return notation_text(action)
+
+    def action_group(self, notation: str) -> str:
+        return GROUPS.get(notation.split(" ", 1)[0].lower(), "other")
+
+    def on_timeout(self, state: State, seat: Seat) -> Action:
+        """Spec 16: a leader's next player in seat order; an offer of the first cards; otherwise
+        the automatic player (which passes when in doubt)."""
+        acts = self.legal_actions(state, seat)
+        if not acts:
+            raise NotYourTurn("This seat has nothing to do right now.")
+        if acts[0].kind in ("next", "offer"):
+            return acts[0]
+        return bot.choose(state, state.seats[seat], acts, 0)
+
+    def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
+        acts = self.legal_actions(state, seat)
+        if not acts:
+            raise NotYourTurn("This seat has nothing to do right now.")
+        return bot.choose(state, state.seats[seat], acts, seed)
+
+    def seat_names(self, state: State) -> list[str]:
+        return [CIV_DATA[c].name for c in state.seats]
+
+    def players(self, state: State) -> int:
+        return state.players
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def status(self, state: State, seat: Seat | None = None) -> str:
+        out = self.outcome(state)
+        if out is not None:
+            return "The game is over. " + out.reason
+        who = ", ".join(name(c) for c in chooser(state))
+        return f"Round {state.round}, {PHASE_TEXT.get(state.phase, state.phase)}. Waiting for {who}."
+
+    def status_lines(self, state: State, seat: Seat | None) -> list[str]:
+        lines = []
+        for c in state.seats:
+            sc = scores(state, c)
+            cards = ", ".join(CARDS[k].name for k in state.cards[c]) or "none"
+            lines.append(f"{name(c)}: {total(state.hands[c])} cards in hand; heroes and wonders: {cards}; "
+                         f"commerce {sc['commerce']}, political {sc['political']}, military {sc['military']}.")
+        return lines
+
+    def private_summary(self, state: State, seat: Seat) -> str:
+        civ = state.seats[seat]
+        return f"{name(civ)} — your hand: {card_words(state.hands[civ])}."
+
+    def help_text(self) -> str:
+        return HELP
+
+    def _dump_state(self, state: State) -> dict[str, Any]:
+        return dump_state(state)
+
+    def _load_state(self, data: Mapping[str, Any]) -> State:
+        return load_state(data)
