@@ -477,8 +477,9 @@ def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 # Boards are written as palette images (``colours``): the art is flat colours plus the
 # anti-aliased edges of text, so 64 colours chosen for the image (fast octree, no dithering)
 # look the same at full size and when a chat app scales the image, and a palette PNG is a
-# third of the raw data; with zlib level 6 a board drops from ~330 KB (RGB) to well under
-# 150 KB (measured with bench/bench_render.py and bench/bench_render_seven_wonders.py).
+# third of the raw data; with zlib level 6 a board drops from ~345 KiB (RGB) to ~120 KiB
+# (measured with bench/bench_render.py and bench/bench_render_seven_wonders.py). The rare
+# board still over 150 KiB (a turn of five conquests) is deflated again at level 9.
 PNG_ZLIB_LEVEL: Final[int] = 3
 BOARD_COLOURS: Final[int] = 64
 BOARD_ZLIB_LEVEL: Final[int] = 6
@@ -511,37 +512,57 @@ def quantized(image: Image.Image, colours: int = BOARD_COLOURS) -> Image.Image:
     return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
+def _png(image: Image.Image, levels: Sequence[int], palette: bytes = b"", budget: int | None = None) -> bytes:
+    """PNG bytes of ``image`` deflated at ``levels[0]``; each further level is tried only
+    while the file is over ``budget`` bytes (a rare, very full board pays for a slower,
+    tighter compression; every other board stays fast)."""
+    colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
+    width, height = image.size
+    raw = memoryview(image.tobytes())
+    stride = width * channels
+    zero = b"\x00"
+    data = b"".join([part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])])
+    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    chunks = _png_chunk(b"IHDR", header)
+    if palette:
+        chunks += _png_chunk(b"PLTE", palette)
+    out = b""
+    for level in levels:
+        out = _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", zlib.compress(data, level)) + _png_chunk(b"IEND", b"")
+        if budget is None or len(out) <= budget:
+            break
+    return out
+
+
 def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL, colours: int | None = None) -> bytes:
     """PNG bytes of ``image`` (RGB, RGBA or L, lossless; other modes are converted to RGB).
 
     With ``colours`` the image is first reduced to a palette of that many colours and written
     as an indexed PNG (what the boards use: see the comment above).
     """
-    palette = b""
     if colours is not None:
         image = quantized(image, colours)
-        extrema = image.getextrema()
-        top = int(extrema[1]) if isinstance(extrema[1], int | float) else colours - 1
-        palette = bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
-    elif image.mode not in _PNG_COLOUR_TYPE or image.mode == "P":
+        return _png(image, (level,), _palette_bytes(image, colours))
+    if image.mode not in _PNG_COLOUR_TYPE or image.mode == "P":
         image = image.convert("RGB")
-    colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
-    width, height = image.size
-    raw = memoryview(image.tobytes())
-    stride = width * channels
-    zero = b"\x00"
-    rows = [part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])]
-    idat = zlib.compress(b"".join(rows), level)
-    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
-    chunks = _png_chunk(b"IHDR", header)
-    if palette:
-        chunks += _png_chunk(b"PLTE", palette)
-    return _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+    return _png(image, (level,))
+
+
+def _palette_bytes(image: Image.Image, colours: int) -> bytes:
+    extrema = image.getextrema()
+    top = int(extrema[1]) if isinstance(extrema[1], int | float) else colours - 1
+    return bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
+
+
+BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (level 9)
 
 
 def encode_board(image: Image.Image) -> bytes:
-    """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`)."""
-    return encode_png(image, BOARD_ZLIB_LEVEL, colours=BOARD_COLOURS)
+    """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`), at most
+    :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce."""
+    palette_image = quantized(image, BOARD_COLOURS)
+    palette = _palette_bytes(palette_image, BOARD_COLOURS)
+    return _png(palette_image, (BOARD_ZLIB_LEVEL, 9), palette, BOARD_BUDGET)
 
 
 # ----------------------------------------------------------------------------- static-layer cache

@@ -29,6 +29,7 @@ from renderer.base import (
     PANEL_EDGE,
     RGB,
     WHITE,
+    Font,
     draw_lines,
     draw_text,
     fit_font,
@@ -464,9 +465,29 @@ def importance(sentence: str) -> int:
 _CLOSING = re.compile(r"^\S+ (finish moving|finish their conquests|end their turn)\.$|^\S+ finish [A-Z]+\.$")
 
 
+_DECLARE = re.compile(r"^\S+ declare the conquest of (.+?) \(defence \d+\)\.$")
+
+
+def _settled(sentence: str, later: Sequence[str]) -> bool:
+    """True for a conquest declaration whose outcome a later sentence reports.
+
+    Decision: the board then shows only the outcome ("conquer Roma …, losing 3 legions" or
+    "Roma is safe (defence 3 against 2) …"): the losses equal the defence, so nothing is lost,
+    and a turn of five conquests keeps five lines instead of ten.
+    """
+    m = _DECLARE.match(sentence.strip())
+    if m is None:
+        return False
+    city = m.group(1)
+    return any(f"conquer {city} " in s or s.startswith(f"{city} is safe") for s in later)
+
+
 def ordered_summary(summary: Sequence[str]) -> list[str]:
     """The last turn's sentences, most important first (stable within a rank)."""
-    return sorted((s for s in summary if not _CLOSING.match(s.strip())), key=importance)
+    kept = [
+        s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])
+    ]
+    return sorted(kept, key=importance)
 
 
 def is_setup(view: Mapping[str, Any]) -> bool:
@@ -485,8 +506,16 @@ def log_title(view: Mapping[str, Any], owner_list: Sequence[Owner]) -> tuple[str
     return ("Last turn: " + mover.name if mover else "Last turn"), mover
 
 
+LOG_LONG = 12  # more sentences than this are set a little smaller (28 px)
+
+
+def _log_font(view: Mapping[str, Any]) -> Font:
+    sentences = ordered_summary(str_list(as_map(view.get("last_turn")).get("summary")))
+    return font(LOG_BODY if len(sentences) <= LOG_LONG else LOG_BODY - 4)
+
+
 def _log_lines(view: Mapping[str, Any], width: float) -> list[str]:
-    body = font(LOG_BODY)
+    body = _log_font(view)
     lines: list[str] = []
     for sentence in ordered_summary(str_list(as_map(view.get("last_turn")).get("summary"))):
         wrapped = wrap(sentence, body, width - 2 * PAD - 30)
@@ -496,7 +525,7 @@ def _log_lines(view: Mapping[str, Any], width: float) -> list[str]:
 
 def log_height(view: Mapping[str, Any], width: float) -> float:
     """Height of the summary box with every sentence."""
-    return 66 + line_height_of(font(LOG_BODY)) * len(_log_lines(view, width)) + 14
+    return 66 + line_height_of(_log_font(view)) * len(_log_lines(view, width)) + 14
 
 
 def draw_log(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]) -> None:
@@ -509,7 +538,7 @@ def draw_log(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner
         icons.stone(draw, x + 18, y0 + 32, 18, mover.fill, mover.ink, mover.letter)
         x += 44
     draw_text(draw, (x, y0 + 32), title, font(LOG_TITLE, "bold"), INK, anchor="lm")
-    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), font(LOG_BODY), INK)
+    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), _log_font(view), INK)
 
 
 # ----------------------------------------------------------------------------- bank

@@ -135,3 +135,18 @@ def test_rondel_names_fit_their_wedges() -> None:
         duellum.board_image(make_view("A"))
         duellum.board_image(make_view("B"))
     assert clipped == []
+
+
+def test_a_conquest_declaration_gives_way_to_its_outcome() -> None:
+    summary = [
+        "Romans declare the conquest of Carthago Nova (defence 2).",
+        "Romans conquer Carthago Nova (iron), losing 2 legions.",
+        "Romans declare the conquest of Saguntum (defence 2).",
+        "Carthaginians play Fortress: the defence of Saguntum is +1 for this conquest.",
+        "Saguntum is safe (defence 3 against 2); all units stay.",
+        "Romans declare the conquest of Zama (defence 1).",
+    ]
+    order = ordered_summary(summary)
+    assert order[0] == summary[1] and set(order[:3]) == {summary[1], summary[3], summary[4]}
+    assert summary[5] in order  # no outcome yet: the declaration stays
+    assert summary[0] not in order and summary[2] not in order
