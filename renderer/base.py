@@ -211,6 +211,7 @@ def clear_font_cache() -> None:
     font.cache_clear()
     text_width.cache_clear()
     _sprite.cache_clear()
+    _long_sprite.cache_clear()
 
 
 # Characters the built-in fallback font lacks, and a safe spelling for each.
@@ -344,6 +345,15 @@ def _sprite(
     return _render_masks(text, fnt, anchor, stroke)
 
 
+@functools.lru_cache(maxsize=256)
+def _long_sprite(
+    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
+) -> tuple[int, int, Image.Image, Image.Image | None]:
+    """Cached masks of long strings (sentences): fewer of them are kept, as each is larger;
+    event-card texts, footers and the bank line repeat from one turn's board to the next."""
+    return _render_masks(text, fnt, anchor, stroke)
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -357,8 +367,8 @@ def draw_text(
 ) -> None:
     """Draw ``text`` at ``xy`` with a Pillow ``anchor``; a ``stroke`` halo keeps it readable on lines.
 
-    TrueType text is drawn from masks (positions rounded to whole pixels); short strings'
-    masks are cached, long one-off sentences are rendered each time so the cache stays small.
+    TrueType text is drawn from cached masks (positions rounded to whole pixels); long
+    sentences have a cache of their own, smaller in entries, so neither grows large.
     Bitmap fallback fonts (no anchor support) are placed by hand.
     """
     text = safe_text(text)
@@ -368,7 +378,7 @@ def draw_text(
     if drawn is not None:
         drawn.append(text)
     if isinstance(fnt, ImageFont.FreeTypeFont):
-        masks = _sprite if len(text) <= _SPRITE_MAX_CHARS else _render_masks
+        masks = _sprite if len(text) <= _SPRITE_MAX_CHARS else _long_sprite
         dx, dy, fill_mask, stroke_mask = masks(text, fnt, anchor, stroke)
         pos = (round(xy[0]) + dx, round(xy[1]) + dy)
         if stroke_mask is not None:

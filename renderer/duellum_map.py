@@ -65,6 +65,19 @@ class MapLayout:
     nodes: Mapping[str, tuple[int, int]]  # region id -> canvas centre
     slots: Mapping[str, tuple[Slot, ...]]  # region id -> chip slots, best first
 
+    def moved(self, dy: int) -> MapLayout:
+        """The same placement for the map pasted ``dy`` pixels lower (pieces are then drawn
+        straight onto the board instead of onto a copy of the map)."""
+        if dy == 0:
+            return self
+
+        def box(b: Box) -> Box:
+            return (b[0], b[1] + dy, b[2], b[3] + dy)
+
+        nodes = {k: (x, y + dy) for k, (x, y) in self.nodes.items()}
+        slots = {k: tuple(Slot(box(s.box), s.align) for s in v) for k, v in self.slots.items()}
+        return MapLayout((self.origin[0], self.origin[1] + dy), nodes, slots)
+
 
 def draw_base(image: Image.Image, geo: Geometry, origin: tuple[int, int], size: tuple[int, int]) -> MapLayout:
     """Draw the static map onto ``image`` (area ``size`` at ``origin``) and return its layout."""
