@@ -84,7 +84,11 @@ def _legend_items() -> list[Item]:
 def _title(view: Mapping[str, Any], cities: Sequence[City]) -> tuple[str, str]:
     age = AGE_NAMES.get(as_int(view.get("age")), str(as_int(view.get("age"))))
     if as_str(view.get("step")) == "over":
-        totals = [(as_int(c.score.get("total")), c.name) for c in cities if c.score is not None]
+        totals = [
+            (as_int(c.score.get("total")), f"{c.name} ({c.player})" if c.player else c.name)
+            for c in cities
+            if c.score is not None and not c.free_city
+        ]
         best = max((t for t, _ in totals), default=0)
         leaders = " and ".join(name for t, name in totals if t == best)
         status = f"Game over — top score: {leaders} with {best} VP" if totals else "Game over"

@@ -351,7 +351,8 @@ def _title(draw: ImageDraw.ImageDraw, box: Box, city: City) -> None:
         draw_text(draw, (tx + tw / 2, cy), team, team_font, INK, anchor="mm")
     else:
         draw_text(draw, (x, cy), city.name, fit_font(city.name, 36, right - x - 8, "bold", 16), WHITE, anchor="lm")
-    sub = f"left: {city.left} · right: {city.right}"
+    sub = f"{city.player} · " if city.player else ""
+    sub += f"left: {city.left} · right: {city.right}"
     if city.played_by:
         sub += f" · played by {city.played_by} this turn"
     sub_font = fit_font(sub, 22, x1 - x0 - 28, "regular", 14)

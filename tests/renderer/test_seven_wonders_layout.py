@@ -76,3 +76,15 @@ def test_hand_verdicts_are_written_in_full() -> None:
             for line in texts:
                 if line.startswith("Wonder stage") and "trade" in line:
                     assert line.rstrip().endswith("c"), line  # the price is there, not "…"
+
+
+def test_final_table_names_the_winning_player() -> None:
+    state = play(3, {}, 12, 10_000)
+    assert GAME.outcome(state) is not None
+    view = GAME.view(state, None)
+    view["player_names"] = ["alice", "bob", "carol"]
+    best = max(range(3), key=lambda i: view["scores"][i]["total"])
+    city = view["cities"][best]["name"]
+    texts = " ".join(drawn(view))
+    assert f"top score: {city} ({['alice', 'bob', 'carol'][best]})" in texts
+    assert "alice · left:" in texts
