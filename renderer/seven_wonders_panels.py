@@ -188,7 +188,15 @@ def _science_icon(symbol: str) -> Paint:
 
 def stat_items(city: City) -> list[Item]:
     """The city's holdings: coins, shields, conflict tokens, debt, diplomacy, hand, science."""
+    makes = font(22)
+    makes_w = text_width("makes", makes) + 6 + ic.S
+
+    def base_resource(draw: ImageDraw.ImageDraw, x: float, cy: float) -> None:
+        draw_text(draw, (x, cy), "makes", makes, MUTED, anchor="lm")
+        ic.resource(draw, x + makes_w - ic.S, cy, city.resource)
+
     items = [
+        Item(makes_w, base_resource),
         _value_item(lambda d, x, cy: ic.coin(d, x + 15, cy, 15), 30, str(city.coins)),
         _value_item(lambda d, x, cy: ic.shield(d, x + 15, cy, 28), 30, str(city.shields)),
     ]
@@ -333,12 +341,10 @@ def _title(draw: ImageDraw.ImageDraw, box: Box, city: City) -> None:
     elif city.vp is not None:
         right = _pill(draw, right, cy, f"{city.vp} VP", (250, 236, 190), 32) - 10
     if city.score is None and city.status:
-        fnt = font(24, "bold")
-        w = text_width(city.status, fnt) + 58
-        ic.rrect(draw, (right - w, cy - 19, right, cy + 19), WHITE, INK, cut=9)
-        ic.status_icon(draw, right - w + 20, cy, 14, city.status)
-        draw_text(draw, (right - w + 40, cy), city.status, fnt, INK, anchor="lm")
-        right -= w + 10
+        # The status as a big symbol only (tick: chosen, hourglass: choosing or paying; the
+        # key at the bottom says so): the city's name keeps its size in a narrow panel.
+        ic.status_icon(draw, right - 20, cy, 20, city.status)
+        right -= 50
     x = x0 + 62
     if city.team is not None:
         team = f"Team {city.team + 1}"
@@ -375,10 +381,6 @@ def _wonder_row(draw: ImageDraw.ImageDraw, x0: float, x1: float, cy: float, city
     built = sum(1 for st in city.stages if st.built)
     right = x1
     small = font(22)
-    base_w = text_width("makes", small) + 6 + ic.S
-    draw_text(draw, (right - ic.S - 6, cy), "makes", small, MUTED, anchor="rm")
-    ic.resource(draw, right - ic.S, cy, city.resource)
-    right -= base_w + 16
     if built < len(city.stages):
         cost = city.next_cost or (Token("text", "free"),)
         tw = ic.tokens_width(cost)
