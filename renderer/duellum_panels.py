@@ -71,6 +71,7 @@ def player_label(view: Mapping[str, Any], owner: Owner) -> str:
 # ----------------------------------------------------------------------------- header
 
 TITLE_SIZE = 46
+TITLE_MIN = 34
 STATUS_SIZE = 32
 
 
@@ -114,8 +115,12 @@ def _score_width(owner_list: Sequence[Owner]) -> float:
 def _headline_layout(view: Mapping[str, Any], owner_list: Sequence[Owner], width: float) -> tuple[list[str], Any]:
     movers = _movers(view, owner_list)
     room = width - 2 * PAD - 44 * len(movers) - _score_width(owner_list) - 30
-    fnt = font(TITLE_SIZE, "bold")
-    return wrap(headline(view, owner_list), fnt, room), fnt
+    text = headline(view, owner_list)
+    for size in range(TITLE_SIZE, TITLE_MIN - 1, -2):  # one line if it fits at a large size
+        fnt = font(size, "bold")
+        if text_width(text, fnt) <= room:
+            return [text], fnt
+    return wrap(text, fnt, room), fnt
 
 
 def header_height(view: Mapping[str, Any], owner_list: Sequence[Owner], width: float) -> float:
@@ -156,9 +161,10 @@ def draw_header(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], ow
 
 
 def draw_legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """Static key on one line: border styles and region kinds (colour is never the only cue)."""
-    x, y = box[0] + PAD, (box[1] + box[3]) / 2
+    """Static key in two rows: border styles, then region kinds, temple and wall (colour is
+    never the only cue)."""
     fnt = font(22)
+    x, y = box[0] + PAD, box[1] + (box[3] - box[1]) / 4
     for colour, label in (("RED", "legions cross"), ("BLUE", "galleys cross"), ("REDBLUE", "both cross")):
         rgb = BORDER_COLOUR[colour]
         if colour == "BLUE":
@@ -170,11 +176,12 @@ def draw_legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
             draw.line((x, y, x + 36, y), fill=rgb, width=5)
         draw_text(draw, (x + 44, y), label, fnt, INK, anchor="lm")
         x += 44 + text_width(label, fnt) + 30
+    x, y = box[0] + PAD, box[1] + 3 * (box[3] - box[1]) / 4
     for kind, label in (("LAND", "land"), ("MIXED", "coast"), ("SEA", "sea")):
         draw.ellipse((x, y - 12, x + 24, y + 12), fill=KIND_FILL[kind], outline=INK, width=2)
         draw_text(draw, (x + 32, y), label, fnt, INK, anchor="lm")
         x += 32 + text_width(label, fnt) + 24
-    draw.ellipse((x, y - 12, x + 24, y + 12), fill=KIND_FILL["MIXED"], outline=INK, width=5)
+    draw.ellipse((x, y - 12, x + 24, y + 12), fill=KIND_FILL["MIXED"], outline=INK, width=4)
     draw_text(draw, (x + 32, y), "city site", fnt, INK, anchor="lm")
     x += 32 + text_width("city site", fnt) + 30
     icons.temple(draw, x + 16, y, 30)
@@ -262,16 +269,18 @@ def draw_nation(
     draw.line((x0 + 3, y0 + TITLE_H, x1 - 3, y0 + TITLE_H), fill=INK, width=2)
     mid = y0 + 3 + (TITLE_H - 3) / 2
     icons.stone(draw, x0 + 34, mid, 21, owner.fill, owner.ink, owner.letter)
-    vp_text = f"{as_int(player.get('vp'))}/{WIN_PERSONALITIES} VP"
+    vp_text = f"{as_int(player.get('vp'))}/{WIN_PERSONALITIES}"
     vp_font = font(40, "bold")
     right = x1 - PAD
+    draw_text(draw, (right, mid + 2), "VP", font(22, "bold"), owner.ink, anchor="rm")
+    right -= text_width("VP", font(22, "bold")) + 6
     draw_text(draw, (right, mid), vp_text, vp_font, owner.ink, anchor="rm")
-    right -= text_width(vp_text, vp_font) + 16
+    right -= text_width(vp_text, vp_font) + 14
     tag = "WINNER" if winner else ("TO MOVE" if to_move else "")
     if tag:
-        tag_font = font(26, "bold")
+        tag_font = font(22, "bold")
         tw = text_width(tag, tag_font) + 24
-        draw.rounded_rectangle((right - tw, mid - 20, right, mid + 20), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
+        draw.rounded_rectangle((right - tw, mid - 18, right, mid + 18), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
         draw_text(draw, (right - tw / 2, mid), tag, tag_font, INK, anchor="mm")
         right -= tw + 12
         draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
@@ -351,7 +360,7 @@ def _personality(draw: ImageDraw.ImageDraw, x: float, y: float, key: str, n: int
     draw.rectangle((x, y - 24, x + 34, y + 20), fill=WHITE if n else PANEL, outline=colour, width=2)
     draw_text(draw, (x + 17, y - 2), key[:1].upper(), font(26, "bold"), colour, anchor="mm")
     draw_text(draw, (x + 42, y - 2), str(n), font(36, "bold"), colour, anchor="lm")
-    draw_text(draw, (x, y + 26), key.title(), font(22), colour)
+    draw_text(draw, (x, y + 26), key.title(), font(20), colour)
 
 
 # ----------------------------------------------------------------------------- event row
