@@ -1,7 +1,7 @@
 """FALLBACK image for games that have no board renderer yet — not a real board.
 
 Why it exists: the platform posts an image after every turn; until a game's renderer is
-written (seven-wonders, clash, mare-nostrum, capitals), this plain card with the title,
+written (mare-nostrum, capitals), this plain card with the title,
 players and status text from the view is posted instead, so a turn never fails for lack of
 art. Replace it per game by adding a module to ``renderer.RENDERERS``.
 """

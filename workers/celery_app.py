@@ -112,3 +112,11 @@ def _worker_metrics(**_: Any) -> None:
 @signals.beat_init.connect
 def _beat_metrics(**_: Any) -> None:
     _serve_metrics("AGORA_METRICS_OFFSET")
+
+
+@signals.beat_init.connect
+def _beat_lease(**_: Any) -> None:
+    """One scheduler at a time: block here (a standby) until this process holds the lease."""
+    from workers import leader
+
+    leader.hold(broker_url(), float(os.environ.get("AGORA_BEAT_LEASE_SECONDS", "30")))

@@ -135,6 +135,12 @@ class Client:
     def already_sent(self, envelope: Envelope) -> bool:
         return outbox.already_sent(self.store, envelope.key)
 
+    def claim(self, envelope: Envelope, who: str) -> bool:
+        """Claim the showing of a prompt (see ``outbox.claim``); other messages are always ours."""
+        if envelope.message.get("type") != "prompt":
+            return True
+        return outbox.claim(self.store, envelope.key, who)
+
     def mark_sent(self, envelope: Envelope) -> None:
         outbox.mark_sent(self.store, envelope.key)
 

@@ -19,7 +19,7 @@ from engine.core.testing import replay
 from engine.core.text import with_article
 from workers import pipeline
 from workers.pipeline import BOT, Loaded, MoveResult, Rejected
-from workers.store import IMAGE_TTL, Store, k_chat, k_lobby, k_meta, k_names, k_seats, k_user_games
+from workers.store import POSTED_TTL, Store, k_chat, k_lobby, k_meta, k_names, k_seats, k_user_games
 
 ACTIVE = ("lobby", "active")
 
@@ -306,7 +306,7 @@ def _commit(
         deadline=plan.deadline,
         result=result.to_json(),
         outgoing=plan.outgoing,
-        keep_snapshot=IMAGE_TTL if "posted_v" in meta else 0,
+        keep_snapshot=POSTED_TTL if "posted_v" in meta else 0,
     )
     if committed.status == "stale":
         return MoveResult(False, "store/stale", "Someone moved at the same moment; please try again.")

@@ -82,6 +82,20 @@ def already_sent(store: Store, key: str) -> bool:
     return bool(store.r.exists(k_sent(key)))
 
 
+def claim(store: Store, key: str, who: str) -> bool:
+    """Claim the showing of outbox message ``key`` for ``who``; True when it is ours (first
+    claim, or ours before: a retried send).
+
+    Why: the next step of a turn can reach its player two ways, as buttons put in place of a
+    pressed keyboard or as the outbox's prompt. Both ways claim first; only the winner shows
+    it, so the two never strip each other's buttons."""
+    k = f"agora:claim:{key}"
+    if store.r.set(k, who, nx=True, ex=SENT_TTL):
+        return True
+    held = store.r.get(k)
+    return held is not None and held.decode() == who
+
+
 def mark_sent(store: Store, key: str) -> None:
     store.r.set(k_sent(key), "1", ex=SENT_TTL)
 

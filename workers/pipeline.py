@@ -24,7 +24,7 @@ from typing import Any
 from engine import AnyGame, EngineError, Event, find_game, private, public
 from workers import metrics
 from workers.logs import log_context
-from workers.store import IMAGE_TTL, Outgoing, Store
+from workers.store import LOG_CHUNK, POSTED_TTL, Outgoing, Store
 from workers.timing import DEFAULT_MISSES, HOUR, SAFETY, next_due, seat_clock, table_deadline
 
 log = logging.getLogger(__name__)
@@ -303,6 +303,11 @@ def _commit_step(
         return None
     out = MoveResult.from_json(committed.data)
     out.duplicate = committed.status == "dup"
+    if not out.duplicate and out.version % LOG_CHUNK == 0:
+        try:
+            store.compact_log(loaded.gid)
+        except Exception:  # storage housekeeping: a failure must not cost the move
+            log.warning("could not compact the log of %s", loaded.gid, exc_info=True)
     return out
 
 
@@ -408,7 +413,10 @@ def plan_after_step(
                 user = loaded.seats.get(seat, BOT)
                 changed = _awaited_for(game, loaded.state, seat) != _awaited_for(game, new_state, seat)
                 if changed and not loaded.automatic(seat):
-                    outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
+                    # ``step``: the same turn goes on; an adapter may show it in place of the
+                    # pressed buttons instead (it waits a moment for that, see ``at``).
+                    prompt = {"type": "prompt", "game": gid, "user": user, "seat": seat}
+                    outgoing.append(_msg(user, nv, {**prompt, "step": True, "at": round(now, 3)}))
         # The last one still to choose in a simultaneous step: everyone is waiting for them.
         if len(before) > 1 and len(after) == 1 and after < before:
             (last,) = after
@@ -445,7 +453,7 @@ def plan_after_step(
         deadline = index_time(store, gid, {**loaded.meta, **turn_meta}, loaded.seats, after, now)
     else:
         meta.update({"deadline_at": None, "remind_at": None, "safety_at": None, "turn_at": None})
-    keep = IMAGE_TTL if "posted_v" in meta else 0
+    keep = POSTED_TTL if "posted_v" in meta else 0
     return Plan(meta, deadline, outgoing, keep)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from telegram.error import BadRequest, Forbidden, TelegramError
 
@@ -27,6 +28,9 @@ from bots.telegram.sender import PLATFORM, Sender
 from workers.client import Client, Envelope, Part, count_delivered
 
 log = logging.getLogger(__name__)
+
+STEP_GRACE = 2.0
+"""Seconds a prompt for the next step of a turn waits for the press that may show it in place."""
 
 Route = tuple[str, bool] | None  # (chat, private) or None: the user's private chat is not open
 
@@ -40,8 +44,17 @@ class Delivery:
         block_ms: how long one fetch waits for new entries.
     """
 
-    def __init__(self, client: Client, sender: Sender, *, consumer: str = "telegram-1", block_ms: int = 500) -> None:
+    def __init__(
+        self,
+        client: Client,
+        sender: Sender,
+        *,
+        consumer: str = "telegram-1",
+        block_ms: int = 500,
+        step_grace: float = STEP_GRACE,
+    ) -> None:
         self.client = client
+        self.step_grace = step_grace
         self.sender = sender
         self.consumer = consumer
         self.block_ms = block_ms
@@ -88,13 +101,19 @@ class Delivery:
         if await self.sender.io(self.client.already_sent, env):
             await self.sender.io(self.client.ack, PLATFORM, env)
             return True
+        step_at = env.message.get("at") if env.message.get("step") else None
+        if isinstance(step_at, (int, float)):
+            # The next step of a turn: a press of the same player puts it in place of the pressed
+            # buttons if it gets there first; give it that moment before this lane claims it.
+            wait = float(step_at) + self.step_grace - time.time()
+            if wait > 0:
+                await asyncio.sleep(min(wait, self.step_grace))
         try:
             part = await self.sender.io(self.client.render, env)
         except Exception:
             return False  # logged by render; the message stays pending and is retried
-        if part is not None and await self.sender.io(self.client.already_sent, env):
-            # Shown meanwhile another way (the next step's buttons put in place of a pressed
-            # keyboard): asked again after rendering, which takes a moment.
+        if part is not None and not await self.sender.io(self.client.claim, env, "delivery"):
+            # Shown another way: the next step's buttons were put in place of the pressed ones.
             part = None
         try:
             if part is not None:

@@ -75,6 +75,7 @@ def make_context(update: Update, chat: Chat, user: User) -> Context:
         user.full_name or user.username or str(user.id),
         private=chat.type == ChatType.PRIVATE,
         idem=f"tg:{update.update_id}",
+        in_place=True,
     )
 
 
@@ -216,9 +217,17 @@ class Handlers:
             return
         await answer("✓ " + (first.text.splitlines() or ["Done."])[0])
         # The next step of the same turn replaces the pressed buttons in place.
+        # A pressed prompt (text) also gets the next step's text; a board photo keeps its caption.
         following = [p for p in reply if p.code == "moves/next"]
         kb = keyboards.markup(following[0].buttons) if following else None
-        if kb is None or not await self.sender.set_keyboard(ctx.chat, message_id, kb, following[0].game):
+        placed = False
+        if kb is not None:
+            nxt = following[0]
+            if query.message is not None and getattr(query.message, "text", None):
+                placed = await self.sender.set_text(ctx.chat, message_id, nxt.text, kb, nxt.game)
+            else:
+                placed = await self.sender.set_keyboard(ctx.chat, message_id, kb, nxt.game)
+        if not placed:
             await self.sender.strip_keyboard(ctx.chat, message_id, live=True, game=first.game)
         rest = [p for p in reply if p.code != "moves/next"]
         await self.sender.reply(ctx, rest, public=ctx.private, outboxed=True)

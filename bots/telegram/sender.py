@@ -199,6 +199,24 @@ class Sender:
         await self._replace_keyboard(chat, message_id, game)
         return True
 
+    async def set_text(self, chat: str, message_id: int, text: str, kb: InlineKeyboardMarkup, game: str = "") -> bool:
+        """Replace a text message's text and keyboard (the next step of a turn in place of a
+        pressed prompt). False when Telegram refused the edit."""
+        html = fmt.to_html(fmt.split_text(text)[0]) if text.strip() else ""
+        if not html:
+            return await self.set_keyboard(chat, message_id, kb, game)
+        try:
+            await self.call(
+                lambda: self.bot.edit_message_text(
+                    html, chat_id=chat, message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=kb
+                )
+            )
+        except BadRequest as exc:
+            log.debug("could not edit message %s/%s: %s", chat, message_id, exc)
+            return False
+        await self._replace_keyboard(chat, message_id, game)
+        return True
+
     # --------------------------------------------------- replies to a user
     async def reply(
         self,

@@ -13,8 +13,8 @@ from engine.capitals.actions import Action
 from engine.capitals.data import BOARD, TILES, Delta, Tile
 from engine.capitals.effects import activation_cost
 from engine.capitals.flow import position_price
-from engine.capitals.grid import vertex_cells
-from engine.capitals.moves import legal, row_cost, row_of
+from engine.capitals.grid import placements, vertex_cells
+from engine.capitals.moves import legal, row_cost
 from engine.capitals.state import Player, State
 from engine.capitals.tracks import loans_needed
 from engine.core.rng import Rng
@@ -69,26 +69,24 @@ def _choose_position(s: State, seat: int, actions: list[Action]) -> Action:
     return max(actions, key=score)
 
 
-def _choose_build(s: State, seat: int, actions: list[Action], rng: Rng) -> Action:
+def _choose_build(s: State, seat: int, rng: Rng) -> Action | None:
+    """The best tile and cell, generated from the same placement rules as the legal list
+    (so it is legal by construction) without listing every move first."""
     p = s.players[seat]
-    from engine.capitals.grid import placements
-
-    cache: dict[str, float] = {}
     broken_by_type: dict[str, dict[tuple[int, int], int]] = {}
-
-    def score(a: Action) -> float:
-        tile = TILES[a.tile]
-        if a.tile not in cache:
-            row = row_of(s, a.tile)
-            cost = row_cost(row) if row >= 0 else 0
-            cache[a.tile] = tile_value(p, tile) - 0.25 * cost - 1.5 * loans_needed(p.tracks["ECO"], cost)
-        if tile.type not in broken_by_type:
-            broken_by_type[tile.type] = placements(p, tile.type)
-        assert a.cell is not None
-        broken = broken_by_type[tile.type].get(a.cell, 0)
-        return cache[a.tile] - 2.0 * broken + rng.below(100) / 1000
-
-    return max(actions, key=score)
+    best: tuple[float, Action] | None = None
+    for row_index, row in enumerate(s.rows):
+        cost = row_cost(row_index)
+        for tid in sorted(row):
+            tile = TILES[tid]
+            value = tile_value(p, tile) - 0.25 * cost - 1.5 * loans_needed(p.tracks["ECO"], cost)
+            if tile.type not in broken_by_type:
+                broken_by_type[tile.type] = placements(p, tile.type)
+            for cell, broken in sorted(broken_by_type[tile.type].items(), key=lambda x: (x[0][1], x[0][0])):
+                score = value - 2.0 * broken + rng.below(100) / 1000
+                if best is None or score > best[0]:
+                    best = (score, Action("build", tile=tid, cell=cell))
+    return None if best is None else best[1]
 
 
 def _choose_activation(s: State, seat: int, actions: list[Action]) -> Action:
@@ -135,15 +133,17 @@ def _choose_prosperity(s: State, seat: int, actions: list[Action]) -> Action:
 
 def auto_action(s: State, seat: int, seed: int) -> Action:
     """The automatic player's move (always one of ``legal``)."""
+    rng = Rng.from_seed(seed)
+    kind = s.phase
+    if kind == "building" and s.current == seat:
+        choice = _choose_build(s, seat, rng)
+        if choice is not None:
+            return choice
     actions = legal(s, seat)
     if not actions:
         raise ValueError("nothing to do")
-    rng = Rng.from_seed(seed)
-    kind = s.phase
     if kind == "political":
         return _choose_position(s, seat, actions)
-    if kind == "building":
-        return _choose_build(s, seat, actions, rng)
     if kind == "execution":
         return _choose_activation(s, seat, actions)
     if kind == "relocate":

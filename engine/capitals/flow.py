@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.capitals.data import BOARD, ERA_TILES
 from engine.capitals.expo import evaluation, final_payment, final_scoring
-from engine.capitals.grid import is_full, perimeter_vertices
+from engine.capitals.grid import edge_cells, is_full, perimeter_vertices, sites
 from engine.capitals.names import seat_name
 from engine.capitals.state import State
 from engine.capitals.tourism import tourism_phase
@@ -95,7 +95,10 @@ def begin_execution(s: State) -> None:
     high, moved = tourism_phase(s)
     texts = [f"{seat_name(high)} holds the Highest Culture marker"]
     for owner, to in moved:
-        texts.append(f"the {seat_name(owner)} tourist goes to {seat_name(to)}")
+        if owner == to:
+            texts.append(f"the {seat_name(owner)} tourist returns home")
+        else:
+            texts.append(f"the {seat_name(owner)} tourist goes to {seat_name(to)}")
     log(s, "Tourism: " + join_words(texts) + ".")
     for t in s.tourists:
         t.moved = False
@@ -208,6 +211,11 @@ def _auto_step(s: State, seat: int) -> bool:
         if not any(s.rows):
             log(s, f"{seat_name(seat)} cannot build: the Projects area is empty.")  # D-26
             return True
+        if not sites(p) and not edge_cells(p):
+            # Decision: a city that reached the edge of the named grid everywhere skips
+            # its build (cannot happen with 19 tiles at most; kept so play never stalls).
+            log(s, f"{seat_name(seat)} has no free cell to build on.")
+            return True
         return False
     if s.phase == "relocate":
         idx = full_marker(s, seat)
@@ -216,6 +224,9 @@ def _auto_step(s: State, seat: int) -> bool:
             return True
         s.relocating = idx
         options = perimeter_vertices(p, idx)
+        if not options:  # cannot happen in a finite city; the marker simply stays
+            s.relocating = -1
+            return True
         if len(options) == 1:
             p.markers[idx] = options[0]
             return _auto_step(s, seat)

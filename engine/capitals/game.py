@@ -32,21 +32,22 @@ SUMMARY = (
 )
 
 HELP = """The Capitals — each round has five phases:
-  Political: buy a Start-track position (price: its $ times the multiplier of your old one).
-    position p3
+  Political: buy a Start-track position (price: its $ times the multiplier of your old one):
+    `position p3`
   Building: take one tile from the Projects area ($0, $2 or $4 row) and place it on a free
   cell around a construction marker, next to a tile of the same type (breaking either rule
-  costs 2 prestige). Cells are named like a chess board; your Hotel is on m13.
-    build market n12        (also: build market 1 -1, the x y coordinates)
+  costs 2 prestige). Cells are named like a chess board; your Hotel is on m13:
+    `build market n12` (also `build market 1 -1`, the x y coordinates)
   Tourism: automatic — the Highest Culture city takes tourists.
   Execution: activate tiles with energy cubes from your station; a tile costs 1 more than the
-  cubes already on it. Tourists in your city pay one cube each.
-    activate hotel    activate market tourists red    done    pass cube    pass money
-  Management: move a full construction marker to a new street corner (named by the cell
-  whose top-left corner it is); prosperity rounds: build a prosperity tile or a lake.
-    relocate o12    prosper three-pennants n14    lake warehouse l12
+  cubes already on it, and each tourist in your city can pay one cube:
+    `activate hotel`, `activate market tourists red`, `done`, `pass cube`, `pass money`
+  Management: move a full construction marker to a new street corner, named by the cell whose
+  top-left corner it is: `relocate o12`. Prosperity rounds: `prosper three-pennants n14` or
+  `lake warehouse l12`.
 Payments you cannot afford take loans automatically (-1 prestige, +$3 each).
-Options: prosperity (module), variant (full draw), open_scores (default true)."""
+Options: prosperity (module), variant (full draw), open_scores (default false: until the end
+you see only your own prestige total)."""
 
 GROUPS = {
     "position": "buy a Start position",
@@ -156,8 +157,14 @@ class CapitalsGame(Game[State, Action]):
         return [notation_text(action, slug), *alias_texts(action, slug, name)]
 
     def action_group(self, notation: str) -> str:
-        """Heading for ``moves``."""
-        return GROUPS.get(notation.split(" ", 1)[0].lower(), "other")
+        """Heading for ``moves``: one group per tile for builds, prosperity tiles, lakes and
+        activations, so the buttons offer a tile first and then its legal cells."""
+        words = notation.split()
+        if len(words) >= 3 and words[0] in ("build", "prosper", "lake"):
+            return f"{words[0]} {words[1]}"
+        if len(words) >= 2 and words[0] == "activate":
+            return f"activate {words[1]}"
+        return GROUPS.get(words[0].lower() if words else "", "other")
 
     def action_variant(self, state: State, seat: Seat, action: Action) -> bool:
         """Activations paid with a different set of tourists are variants of one another."""

@@ -91,12 +91,14 @@ def rule_b_ok(p: Player, typ: str, c: Cell) -> bool:
 
 def edge_cells(p: Player) -> set[Cell]:
     """Empty cells touching the city (a lake counts, D-12, D-35)."""
+    city = p.city
     out: set[Cell] = set()
-    for c in p.city:
-        for n in neighbours(c):
-            if n not in p.city and in_frame(n):
+    for x, y in city:
+        for dx, dy in OFFSETS8:
+            n = (x + dx, y + dy)
+            if n not in city:
                 out.add(n)
-    return out
+    return {c for c in out if in_frame(c)}
 
 
 def placements(p: Player, typ: str) -> dict[Cell, int]:
@@ -105,10 +107,15 @@ def placements(p: Player, typ: str) -> dict[Cell, int]:
     Rule A holds on construction sites; a tile breaking Rule A may go on any empty cell
     touching the city (§8.4)."""
     site = sites(p)
-    same = {c for c, t in p.city.items() if not t.lake and TILES[t.tile].type == typ}
+    near_same: set[Cell] = set()
+    any_same = False
+    for (x, y), t in p.city.items():
+        if not t.lake and TILES[t.tile].type == typ:
+            any_same = True
+            near_same.update((x + dx, y + dy) for dx, dy in OFFSETS8)
     out: dict[Cell, int] = {}
     for c in site | edge_cells(p):
-        b_ok = not same or any((c[0] + dx, c[1] + dy) in same for dx, dy in OFFSETS8)
+        b_ok = not any_same or c in near_same
         out[c] = (0 if c in site else 1) + (0 if b_ok else 1)
     return out
 

@@ -199,6 +199,7 @@ def apply_action(s: State, seat: int, a: Action) -> list[ChatEvent]:
         cost = activation_cost(p, s, seat, a.cell)
         cubes = cost - len(a.tourists)
         p.nrg -= cubes
+        before["NRG"] -= cubes  # the payment is told in words, not as a lost cube
         p.city[a.cell].cubes += cubes
         for t in s.tourists:
             if t.city == seat and t.owner in a.tourists:
@@ -257,7 +258,7 @@ def apply_action(s: State, seat: int, a: Action) -> list[ChatEvent]:
         text = f"{name} reveals the {TILES[a.tile].name} and lays it as a lake on {cell_name(a.cell)}"
         s.recent.append({"seat": seat, "what": "lake", "cell": cell_name(a.cell)})
         s.turn += 1
-    gains = summary(before, snapshot(s, seat))
+    gains = summary(before, snapshot(s, seat)) if a.kind != "position" else ""
     if gains:
         text += f": {gains}"
     if ev.notes:

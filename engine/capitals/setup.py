@@ -30,15 +30,16 @@ OPTION_HELP = {
     "tiles built (or laid as lakes) at the end of rounds 3, 5, 7, 9 and 11.",
     "variant": "true/false (default false): full draw — every Management phase draws n + 2 tiles "
     "(6 with 5 players) however many remain.",
-    "open_scores": "true/false (default true): everybody sees every city's prestige; with false "
-    "each player sees only their own total.",
+    "open_scores": "true/false (default false): everybody sees every city's prestige total; by default "
+    "each player sees only their own until the end (prestige changes are always told).",
 }
 _BOOL = {"true": True, "false": False, "yes": True, "no": False, "on": True, "off": False, "1": True, "0": False}
 
 
 def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Validated options with defaults."""
-    out: dict[str, Any] = {"prosperity": False, "variant": False, "open_scores": True}
+    # Decision: closed scores by default, as the spec recommends for a chat service (§17).
+    out: dict[str, Any] = {"prosperity": False, "variant": False, "open_scores": False}
     for key, val in (options or {}).items():
         if key not in out:
             raise InvalidOptions(f"The Capitals has no option `{key}`. Options: {', '.join(sorted(out))}.")

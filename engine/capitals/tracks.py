@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.capitals.data import BOARD, MAX_STATION_LEVEL, STATIONS, TILES, Delta
+from engine.capitals.data import BOARD, MAX_STATION_LEVEL, STATIONS, TILES, TRACK_WORDS, Delta
 from engine.capitals.state import State
 from engine.core.text import count
 
@@ -59,8 +59,9 @@ def _end_symbol(s: State, ev: Event, track: str, end: str) -> None:
             p.pre += amount
         elif what == "NRG":
             p.nrg += amount
-    ev.notes.append(f"reached the {'top' if end == 'top' else 'bottom'} of {gain_word(track, 1)[3:]}"
-                    f" ({', '.join(gain_word(k, v) for k, v in symbol.items())})")
+    name = TRACK_WORDS[track] if track != "ECO" else "Economy"
+    ev.notes.append(f"reached the {'top' if end == 'top' else 'bottom'} of {name}: "
+                    f"{', '.join(gain_word(k, v) for k, v in symbol.items())}")
 
 
 def loans_needed(eco: int, amount: int) -> int:
@@ -82,7 +83,7 @@ def pay(s: State, ev: Event, amount: int) -> int:
         p.tracks["ECO"] += k * int(BOARD.c["loan_money"])
         p.pre -= k * int(BOARD.c["loan_prestige"])
         p.loans += k
-        ev.notes.append(f"took {count(k, 'loan')} ({gain_word('PRE', -k)})")
+        ev.notes.append(f"took {count(k, 'loan')}, {gain_word('PRE', -k)}")
     p.tracks["ECO"] -= amount
     return k
 
@@ -100,7 +101,7 @@ def upgrade_station(s: State, ev: Event) -> None:
     p.station = new
     p.level = nxt
     p.nrg += STATIONS[new].cubes
-    ev.notes.append(f"upgraded the power station to level {nxt} (+{count(STATIONS[new].cubes, 'energy cube')})")
+    ev.notes.append(f"upgraded the power station to level {nxt}, which brought {count(STATIONS[new].cubes, 'cube')}")
     for placed in p.city.values():
         if placed.lake:
             continue

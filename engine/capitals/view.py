@@ -52,7 +52,7 @@ def tile_view(tile_id: str) -> dict[str, Any]:
 
 def build_view(s: State, seat: int | None) -> dict[str, Any]:
     """The JSON view for ``seat`` (``None``: a spectator)."""
-    open_scores = bool(s.options.get("open_scores", True)) or s.phase == "over"
+    open_scores = bool(s.options.get("open_scores", False)) or s.phase == "over"
     players = []
     for i, p in enumerate(s.players):
         city = []
@@ -96,6 +96,7 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         "row_costs": list(BOARD.c["row_costs"]),
         "deck_size": len(s.decks.get(s.era, [])),
         "start_track": [{"pos": q.pos, "money": q.money, "mult": q.mult,
+                         "available": q.pos <= BOARD.political_positions[s.n],
                          "seat": next((i for i, p in enumerate(s.players) if p.pos == q.pos), None),
                          "old": next((i for i, p in enumerate(s.players) if p.old == q.pos), None)}
                         for q in BOARD.positions],

@@ -57,7 +57,7 @@ def score(state: State, seat: int, a: Action) -> float:
     k = a.kind
     if k == "found":
         near = min((distance(state, a.space, c.space) for c in state.cities if c.owner == seat), default=9)
-        return 100 - (20 if near <= 1 else 0)
+        return 45 if near <= 1 else 100
     if k == "grow":
         return 90 + {"temple": 3, "academy": 2, "port": 1, "fortress": 0}[a.name] + (1 if "culture" in a.flags else 0)
     if k == "advance":
@@ -88,22 +88,22 @@ def score(state: State, seat: int, a: Action) -> float:
             set(a.items) == {"settler"}
             and len(a.items) == 1
             and units_of(state, seat, "settler") == 0
-            and len(state.cities_of(seat)) < 7
+            and len(state.cities_of(seat)) < 6
         ):
-            return 70
+            return 88
         return 10 + a.items.count("army")
     if k == "move":
         if a.items[0].startswith("ship"):
             return 30 if not revealed(state, a.to) else 8
         if not revealed(state, a.to):
-            return 60
+            return 84
         if "settler" in a.items and "army" not in a.items and len(a.items) == 1:
             here = min((distance(state, a.space, c.space) for c in state.cities if c.owner == seat), default=0)
             there = min((distance(state, a.to, c.space) for c in state.cities if c.owner == seat), default=0)
             if terrain(state, a.to) in ("fertile", "forest", "mountain") and there >= 2 > here:
-                return 65
+                return 86
             unexplored = any(not revealed(state, n) for n in neighbours(state, a.to))
-            return 20 + (10 if unexplored else 0) + there
+            return 60 + (10 if unexplored else 0) + there if there > here else 20
         return 3
     if k == "civic":
         city = state.city_at(a.space)
@@ -138,6 +138,7 @@ def auto_action(state: State, seat: int, seed: int) -> Action:
         return max(actions, key=lambda a: (pick(a), -actions.index(a)))
     if state.pending and state.pending["kind"] == "first":
         return Action("first", n=seat)
-    best = max(score(state, seat, a) for a in actions)
-    top = [a for a in actions if score(state, seat, a) >= best - 0.01]
+    scored = [(score(state, seat, a), a) for a in actions]
+    best = max(v for v, _ in scored)
+    top = [a for v, a in scored if v >= best - 0.01]
     return top[rng.below(len(top))]

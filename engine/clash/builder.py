@@ -201,3 +201,44 @@ class Position:
     def p(self, seat: int) -> object:
         """The player board of ``seat``."""
         return self.state.pl[seat]
+
+
+def crowded_position() -> tuple[State, int]:
+    """A crowded mid-game position built on purpose: the whole 4-player map revealed, Red with
+    5 grown cities, 12 army units in stacks, 4 settlers, 2 ships with cargo, Roads, Navigation,
+    Husbandry, Draft and Voting, and plenty of resources and tokens."""
+    pos = Position(4, seed=7).clear_units().reveal_all()
+    land = sorted(
+        h
+        for h, t in pos.state.terrain.items()
+        if t in ("fertile", "forest", "mountain") and pos.state.city_at(h) is None
+    )
+    sea = sorted(h for h, t in pos.state.terrain.items() if t == "sea")
+    for space in land[:4]:
+        pos.city(0, space, pieces=("temple", "academy"), mood="happy")
+    pos.city(0, "c2", pieces=("temple", "academy", "fortress"))
+    pos.advances(
+        0,
+        "tactics",
+        "engineering",
+        "roads",
+        "fishing",
+        "navigation",
+        "storage",
+        "husbandry",
+        "myths",
+        "writing",
+        "draft",
+        "philosophy",
+        "voting",
+        "rituals",
+        "irrigation",
+    )
+    pos.give(0, food=6, wood=6, ore=6, ideas=4, gold=3).tokens(0, culture_level=5, happiness_level=5, mood=4, culture=3)
+    for space in land[4:10]:
+        pos.units(0, space, army=2, settler=0)
+    pos.units(0, land[10], settler=2).units(0, land[11], settler=2)
+    pos.ship(0, sea[0], army=1, settler=0)
+    pos.ship(0, sea[0])
+    pos.turn(0)
+    return pos.state, 0

@@ -12,14 +12,14 @@ from typing import Any
 
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
-from engine.clash.data import TABLES
-from engine.clash.moves import explain, illegal_reason, legal
-from engine.clash.notation import forms, text
+from engine.clash.data import RESOURCES, TABLES
+from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
+from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
 from engine.clash.state import State, dump_state, load_state
 from engine.clash.turns import start_turn
-from engine.clash.view import build_view
+from engine.clash.view import build_view, orient_choices
 from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.events import Event
@@ -43,8 +43,11 @@ Actions (city names or spaces both work):
   civic athens                    make a city one step happier (`civic athens 2` for two steps)
   done / end                      close a Move or Civic action / end your turn
 Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze sparta`, `no raze`,
-`first blue`. Battles, barbarian attacks, cultural influence, cards and wonders come with the
-second part of the game."""
+`first blue`, `reserve pyramids`. Abilities: `taxes`, `liberties`, `cartography` (each takes an action);
+`absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
+(the 7-round track with an end roll in the last five turns).
+Battles, barbarian attacks, cultural influence, cards and wonders come with the second part of
+the game."""
 
 GROUPS = {
     "advance": "advances",
@@ -94,6 +97,10 @@ class ClashGame(Game[State, Action]):
         """Every legal action of ``seat``."""
         return legal(state, seat)
 
+    def is_legal(self, state: State, seat: Seat, action: Action) -> bool:
+        """As listed by ``legal_actions``, checking only the relevant part of the list."""
+        return is_legal_action(state, seat, action)
+
     def illegal_reason(self, state: State, seat: Seat, action: Action) -> str:
         """Why the action is refused."""
         return illegal_reason(state, seat, action)
@@ -112,15 +119,18 @@ class ClashGame(Game[State, Action]):
         return state.clone()
 
     def reveals_hidden(self, before: State, after: State, seat: Seat, action: Action) -> bool:
-        """Revealing a face-down region or a wonder card shows what nobody knew."""
-        return sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots) or len(
-            after.revealed_wonders
-        ) != len(before.revealed_wonders)
+        """Revealing a face-down region (also for turning it) or a wonder card shows what nobody knew."""
+        turning = after.pending.get("kind") == "orient" and before.pending != after.pending
+        return (
+            turning
+            or sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots)
+            or len(after.revealed_wonders) != len(before.revealed_wonders)
+        )
 
     def parse(self, state: State, seat: Seat, text_: str) -> Action:
         """As the base parse, but a refused move of a known kind says why (``explain``)."""
         try:
-            return super().parse(state, seat, text_)
+            return super().parse(state, seat, normalize_typed(text_))
         except IllegalAction as exc:
             why = explain(state, seat, text_)
             if why:
@@ -136,8 +146,17 @@ class ClashGame(Game[State, Action]):
         return forms(state, seat, action)
 
     def action_group(self, notation: str) -> str:
-        """Heading for ``moves``."""
-        return GROUPS.get(notation.split(" ", 1)[0], "choices")
+        """Heading for ``moves``: city actions by city and kind ("Athens: collect"), the rest by kind."""
+        words = notation.split(" ")
+        if words[0] in ("collect", "build", "grow", "civic") and len(words) > 1:
+            return f"{words[1].capitalize()}: {GROUPS[words[0]]}"
+        if words[0] == "move" and len(words) > 1:
+            return "move ships" if words[1].startswith("ship") else f"move from {words[1].upper()}"
+        return GROUPS.get(words[0], "choices")
+
+    def action_cost(self, state: State, seat: Seat, action: Action) -> str:
+        """What the action spends (gold standing in for a missing resource is named)."""
+        return cost_words(state, seat, action)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""
@@ -176,7 +195,12 @@ class ClashGame(Game[State, Action]):
                 "first": "to choose the first player",
                 "reserve": "to reserve a wonder with Monuments",
             }
-            return f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            if state.pending["kind"] == "orient":
+                for name, ter in orient_choices(state).items():
+                    spaces = ", ".join(f"{h.upper()} {t}" for h, t in ter.items())
+                    text += f" `orient {name}`: {spaces}."
+            return text
         return (
             f"Round {state.round}, turn {state.turn}: {names[state.active]} to play, "
             f"{count(state.actions_left, 'action')} left."
@@ -186,7 +210,7 @@ class ClashGame(Game[State, Action]):
         """Each player's resources, tokens, levels and points."""
         lines = []
         for p in state.pl:
-            res = ", ".join(f"{n} {r}" for r, n in p.res.items())
+            res = ", ".join(f"{p.res[r]} {r}" for r in RESOURCES)
             lines.append(
                 f"{TABLES.colours[p.seat]}: {res}; {count(p.mood_tokens, 'mood token')}, "
                 f"{count(p.culture_tokens, 'culture token')}; culture level {p.culture_level}, "

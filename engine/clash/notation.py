@@ -67,3 +67,42 @@ def forms(state: State, seat: int, a: Action) -> list[str]:
     if a.kind == "advance":
         out.append(out[0].replace("-", " "))
     return out
+
+
+_ORDER = ("food", "wood", "ore", "gold", "mood", "settler", "army", "ship")
+_MOVE_ORDER = ("army", "settler")
+_PLURAL = {"armies": "army", "settlers": "settler", "ships": "ship", "moods": "mood"}
+
+
+def normalize_typed(text: str) -> str:
+    """Accept natural variants before matching: any order of resources and units
+    (``collect athens wood wood food``), counts (``build athens 2 army``), plurals, and units
+    before the spaces of a move (``move army b3 c3``)."""
+    from engine.core.notation import tokens
+
+    words = [_PLURAL.get(w, w) for w in tokens(text)]
+    if not words or words[0] not in ("collect", "build", "move"):
+        return text
+    expanded: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w.isdigit() and i + 1 < len(words) and words[i + 1] in _ORDER and 1 <= int(w) <= 8:
+            expanded.extend([words[i + 1]] * int(w))
+            i += 2
+            continue
+        expanded.append(w)
+        i += 1
+    verb, rest = expanded[0], expanded[1:]
+    if verb in ("collect", "build") and rest:
+        order = ("food", "wood", "ore", "gold", "mood") if verb == "collect" else ("settler", "army", "ship")
+        items = sorted((w for w in rest[1:] if w in order), key=order.index)
+        others = [w for w in rest[1:] if w not in order]
+        return " ".join([verb, rest[0], *items, *others])
+    if verb == "move":
+        units = [w for w in rest if w in _MOVE_ORDER]
+        others = [w for w in rest if w not in _MOVE_ORDER]
+        if units and len(others) >= 2:
+            units.sort(key=_MOVE_ORDER.index)
+            return " ".join(["move", others[0], others[1], *units, *others[2:]])
+    return " ".join(expanded)

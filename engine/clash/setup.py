@@ -58,7 +58,12 @@ def initial_state(seed: int, players: int, options: Mapping[str, Any] | None = N
     regular = [s for s in layout.slots if not s.home_side]
     for i, sd in enumerate(regular):
         slots.append(Slot(sd.id, list(sd.hexes), tiles[i]))
-    homes = {sid: seat for seat, sid in enumerate(layout.homes)}
+    # Seating (rules 3.1): 4 players sit at random around the table (seat = map corner, homes in
+    # clockwise order); Decision (the seed is silent for 2 and 3): seats in order, as the data file maps them.
+    order = list(range(players))
+    if players == 4:
+        rng.shuffle(order)
+    homes = {sid: order[pos] for pos, sid in enumerate(layout.homes)}
     home_slots = [
         Slot(sd.id, list(sd.hexes), "start:" + sd.home_side, home=homes[sd.id]) for sd in layout.slots if sd.home_side
     ]
@@ -76,6 +81,7 @@ def initial_state(seed: int, players: int, options: Mapping[str, Any] | None = N
         pl=[Player(seat=s, res=dict(start), advances=list(TABLES.start_advances)) for s in range(players)],
         rng=rng,
         wonder_deck=wonders,
+        order=order,
     )
     for s in home_slots:
         reveal(state, s, False)

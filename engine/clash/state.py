@@ -117,6 +117,8 @@ class State:
     units: list[Unit]
     pl: list[Player]
     rng: Rng
+    order: list[int] = field(default_factory=list)
+    """Seats clockwise around the table (turn order); the 4-player game seats at random."""
     next_id: int = 1
     exhausted: list[str] = field(default_factory=list)
     wonder_deck: list[str] = field(default_factory=list)
@@ -144,6 +146,8 @@ class State:
     end_reason: str = ""
     changed: list[str] = field(default_factory=list)
     """Hexes changed since the active player's turn began (image highlight)."""
+    prev_changed: list[str] = field(default_factory=list)
+    """Hexes changed in the previous turn (highlighted until the new turn changes something)."""
     terrain: dict[str, str] = field(default_factory=dict)
     """Derived: terrain of every revealed hex (rebuilt on load)."""
 
@@ -154,7 +158,14 @@ class State:
 
     def left_of(self, seat: int) -> int:
         """The next seat clockwise (the player to the left, rules 6.1)."""
-        return (seat + 1) % self.players
+        order = self.order or list(range(self.players))
+        return order[(order.index(seat) + 1) % self.players]
+
+    def clockwise_from(self, seat: int) -> list[int]:
+        """Every seat clockwise starting with ``seat``."""
+        order = self.order or list(range(self.players))
+        i = order.index(seat)
+        return order[i:] + order[:i]
 
     def city_at(self, space: str) -> City | None:
         """The city on ``space``, if any."""
@@ -211,6 +222,7 @@ class State:
             ],
             pl=[_copy_player(p) for p in self.pl],
             rng=Rng(self.rng.state),
+            order=list(self.order),
             next_id=self.next_id,
             exhausted=list(self.exhausted),
             wonder_deck=list(self.wonder_deck),
@@ -232,6 +244,7 @@ class State:
             card_log=[list(e) for e in self.card_log],
             end_reason=self.end_reason,
             changed=list(self.changed),
+            prev_changed=list(self.prev_changed),
             terrain=dict(self.terrain),
         )
 

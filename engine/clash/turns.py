@@ -59,6 +59,7 @@ def start_turn(state: State) -> list[Event]:
     state.actions_left = int(RULES["actions_per_turn"])
     state.mode = ""
     state.mode_left = 0
+    state.prev_changed = sorted(set(state.changed))
     state.changed = []
     p.used = []
     p.collects = 0
@@ -141,7 +142,7 @@ def start_status(state: State) -> list[Event]:
 
 def seat_order(state: State) -> list[int]:
     """Seats clockwise from the first player."""
-    return [(state.first + i) % state.players for i in range(state.players)]
+    return state.clockwise_from(state.first)
 
 
 def free_advance_options(state: State, seat: int) -> list[Action]:
@@ -202,8 +203,7 @@ def first_player_chooser(state: State) -> int:
     best = max(total)
     if total[state.first] >= best:
         return -1
-    for i in range(1, state.players + 1):
-        s = (state.first + i) % state.players
+    for s in state.clockwise_from(state.left_of(state.first)):
         if total[s] == best:
             return s
     return -1

@@ -63,25 +63,53 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                     (ADVANCES[a].category for a in p.advances if ADVANCES[a].category in TABLES.governments), ""
                 ),
                 "points": show(halves(state, p.seat)),
+                "vp": _vp(halves(state, p.seat)),
             }
         )
     return {
         "game": "clash",
-        "players": state.players,
+        "player_count": state.players,
+        "order": list(state.order or range(state.players)),
         "round": state.round,
         "turn": state.turn,
         "phase": state.phase,
         "active": state.active,
         "first": state.first,
         "actions_left": state.actions_left,
-        "pending": {k: v for k, v in state.pending.items() if k in ("kind", "seat")},
+        "pending": pending_view(state),
         "slots": slots,
         "cities": cities,
         "units": units,
         "exhausted": list(state.exhausted),
-        "players_info": players,
-        "changed": sorted(set(state.changed)),
+        "players": players,
+        "changed": sorted(set(state.changed or state.prev_changed)),
         "viewer": seat,
         "revealed_wonders": list(state.revealed_wonders),
         "reserved": dict(state.reserved),
     }
+
+
+def orient_choices(state: State) -> dict[str, dict[str, str]]:
+    """For an open orientation choice: the terrain each orientation would give, per hex.
+
+    Public on purpose: the tile is face up on the table while the explorer turns it."""
+    from engine.clash.board import placement
+
+    pend = state.pending
+    slot = next(s for s in state.slots if s.id == pend["slot"])
+    return {("turned" if o else "base"): placement(slot, bool(o)) for o in pend["options"]}
+
+
+def pending_view(state: State) -> dict[str, Any]:
+    """The open choice as everyone may see it."""
+    out: dict[str, Any] = {k: v for k, v in state.pending.items() if k in ("kind", "seat")}
+    if state.pending.get("kind") == "orient":
+        out["choices"] = orient_choices(state)
+    elif state.pending.get("kind") in ("anchor", "barbarians"):
+        out["options"] = list(state.pending["options"])
+    return out
+
+
+def _vp(h: int) -> float | int:
+    """Points as a number (whole when possible)."""
+    return h // 2 if h % 2 == 0 else h / 2

@@ -28,6 +28,8 @@ GAMES: list[tuple[str, int, dict[str, Any], int]] = [
     ("seven-wonders", 3, {"cities": True}, 22),
     ("seven-wonders", 4, {"side": "B"}, 23),
     ("seven-wonders", 7, {"cities": True, "side": "B"}, 24),
+    ("clash", 2, {}, 31),
+    ("clash", 4, {}, 32),
 ]
 SAMPLES = 9  # boards per game, spread over the whole game
 

@@ -111,3 +111,19 @@ def test_duplicate_move_task_still_wakes_the_automatic_player(spawn: Any, app: A
     wait_for(lambda: record(store, gid)[0] >= 3, timeout=8)
     version, log = assert_replays(store, gid)
     assert version == 3 and [e["src"] for e in log] == ["player", "auto"]
+
+
+def test_only_a_window_of_answers_is_kept(store: Store, monkeypatch: Any) -> None:
+    """The idempotency record of a running game stays bounded: the newest answers only."""
+    from workers import store as store_module
+    from workers.store import k_idem, k_idemq
+
+    monkeypatch.setattr(store_module, "IDEM_KEPT", 4)
+    gid = make_game(store)
+    for i in range(8):
+        user = A if i % 2 == 0 else B
+        assert pipeline.submit(store, gid, text="add 1", idem=f"w:{i}", user=user).ok
+    assert store.r.hlen(k_idem(gid)) == 4 and store.r.llen(k_idemq(gid)) == 4
+    assert sorted(k.decode() for k in store.r.hkeys(k_idem(gid))) == ["w:4", "w:5", "w:6", "w:7"]
+    again = pipeline.submit(store, gid, text="add 1", idem="w:7", user=B)
+    assert again.duplicate and again.version == 9

@@ -29,6 +29,7 @@ def beat(redis_url: str, tmp: Path, name: str) -> subprocess.Popen[bytes]:
         AGORA_PLUGINS=PLUGINS_ALL,
         PYTHONPATH=str(ROOT),
         AGORA_SWEEP_SECONDS="0.4",
+        AGORA_BEAT_LEASE_SECONDS="1",  # one scheduler at a time; a standby takes over within 1 s
     )
     args = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "beat", "-s", str(tmp / name), "-l", "ERROR"]
     return subprocess.Popen(args, env=env, cwd=ROOT)

@@ -202,16 +202,26 @@ class CommandBase:
         meta = self.store.meta(gid)
         return bool(meta) and find_game(meta["game"]).info.hidden_information
 
-    def _secret_moves(self, gid: str, seat: int | None) -> bool:
-        """Whether the refused seat has moves that would reveal something hidden (a card in
-        hand, a secret pick): only then may a refusal's reason name hidden things. When unsure
-        (no game or seat given), assume it has."""
-        if not gid or seat is None:
+    def _secret_reason(self, gid: str, res: MoveResult) -> bool:
+        """Whether a refusal's reason may name something hidden of the refused seat.
+
+        Hidden are the moves the engine marks private (a card in hand, a secret pick). When
+        every move of the seat is such (7 Wonders picks), any reason may name one; otherwise
+        only a reason that spells out a private move (a "closest legal moves" or an
+        ambiguity list with an event card) does. When unsure (no game or seat), it may."""
+        if not gid or res.seat is None:
             return True
         try:
             loaded = pipeline.load(self.store, gid)
-            game, state = loaded.game, loaded.state
-            return any(game.private_action(state, seat, a) for a in game.legal_actions(state, seat))
+            game, state, seat = loaded.game, loaded.state, res.seat
+            actions = game.legal_actions(state, seat)
+            secret = [a for a in actions if game.private_action(state, seat, a)]
+            if not secret:
+                return False
+            if len(secret) == len(actions):
+                return True
+            low = res.message.lower()
+            return any(game.notation(state, seat, a).lower() in low for a in secret)
         except Exception:
             return True
 
@@ -228,7 +238,7 @@ class CommandBase:
         through the outbox (code ``move/private``); the public part never repeats the
         notation of a hidden-information game (a secret pick's text)."""
         if not res.ok:
-            if private or not hidden or res.code in PUBLIC_REASONS or not self._secret_moves(gid, res.seat):
+            if private or not hidden or res.code in PUBLIC_REASONS or not self._secret_reason(gid, res):
                 return error(res.message, res.code, private=private)
             return [
                 Part(text=HIDDEN_REFUSAL, ok=False, code=res.code),

@@ -33,6 +33,8 @@ class Context:
         idem: the platform's update/interaction id (idempotency key for moves).
         buttons: the platform shows buttons (the terminal does not, so replies must not
             tell its player to press one).
+        in_place: the adapter shows the next step of a turn in place of pressed buttons
+            (a ``moves/next`` part); then the outbox's prompt for that step is not sent.
         account: the user key this account is linked to (``link``), or empty: seats, games
             and reminders then belong to that key, so one person on two platforms is one player.
     """
@@ -44,6 +46,7 @@ class Context:
     private: bool = False
     idem: str = ""
     buttons: bool = True
+    in_place: bool = False
     account: str = ""
 
     @property

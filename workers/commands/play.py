@@ -18,6 +18,7 @@ from engine.core.text import count
 from workers import outbox, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import MAX_BUTTONS, Context
+from workers.commands.helpers import private_text
 from workers.pipeline import Loaded, MoveResult, Rejected
 from workers.replies import Button, Part, Reply, error, say
 from workers.store import k_callback
@@ -113,6 +114,14 @@ class PlayCommands(CommandBase):
             action2, err2 = attempt(again)
             if action2 is not None or not isinstance(err2, InvalidNotation):
                 text, action = again, action2
+        if action is None and err is not None and len(text.split()) > 1:
+            # The parser refuses leftover words; find the move they follow, to say so plainly.
+            words = text.split()
+            for cut in range(len(words) - 1, 0, -1):
+                head, _ = attempt(" ".join(words[:cut]))
+                if head is not None:
+                    action = head
+                    break
         if action is None:
             return text, None
         forms = [game.notation(state, seat, action), *game.notation_forms(state, seat, action)]
@@ -215,7 +224,7 @@ class PlayCommands(CommandBase):
             reply = self._result_reply(
                 res, private=ctx.private, hidden=loaded.game.info.hidden_information, gid=data["g"]
             )
-            if res.ok and not res.duplicate and not res.over and res.seat is not None:
+            if ctx.in_place and res.ok and not res.duplicate and not res.over and res.seat is not None:
                 reply += self._next_step(ctx, data["g"], res)
             return reply
         except Rejected as exc:
@@ -233,7 +242,8 @@ class PlayCommands(CommandBase):
         Why: the buttons vanished after every intermediate step and nothing replaced them
         (482 of 850 presses of one game needed a typed `moves`). Shown in place, the outbox's
         private prompt for the same step would repeat them, so it is marked as delivered. In
-        a group only public moves may be shown; otherwise the private prompt does the job."""
+        a group only public moves may be shown; otherwise the private prompt does the job.
+        Whichever way claims the step first shows it (see ``outbox.claim``)."""
         try:
             loaded = pipeline.load(self.store, gid)
         except Rejected:
@@ -249,9 +259,17 @@ class PlayCommands(CommandBase):
         part = self._moves_reply(loaded, seat, entries, ctx)[0]
         if not part.buttons:
             return []
-        outbox.mark_sent(self.store, f"{gid}:{res.version}:prompt:{seat}")
-        head = f"Next step: {loaded.game.status(loaded.state, seat)}"
-        return [Part(text=head, buttons=part.buttons, private=ctx.private, code="moves/next", game=gid)]
+        key = f"{gid}:{res.version}:prompt:{seat}"
+        if not outbox.claim(self.store, key, "in-place"):
+            return []  # the prompt is out already: its message carries the buttons
+        outbox.mark_sent(self.store, key)
+        game, state = loaded.game, loaded.state
+        # The text is the prompt's (an adapter may put it in place of a pressed prompt's text);
+        # the hand is in it only for a private chat.
+        head = f"⏳ Your turn in {game.info.name} `{gid}`: {game.status(state, seat)}"
+        hand = private_text(game, state, seat) if ctx.private and game.info.hidden_information else ""
+        text = "\n".join(x for x in (head, hand, part.text) if x)
+        return [Part(text=text, buttons=part.buttons, private=ctx.private, code="moves/next", game=gid)]
 
     def _group_page(self, ctx: Context, loaded: Loaded, data: dict[str, Any]) -> Reply:
         game, seat = loaded.game, data["s"]

@@ -14,6 +14,7 @@ from typing import Any
 from workers import clock, pipeline, timing
 from workers.commands.base import CommandBase
 from workers.commands.context import Context
+from workers.commands.play import move_entries
 from workers.pipeline import Loaded, Rejected
 from workers.replies import Part, Reply, error, say
 from workers.store import k_meta, k_user
@@ -362,16 +363,15 @@ class TimerCommands(CommandBase):
             f"⏰ Reminder: {game.info.name} `{gid}` ({_where(loaded.meta.get('home', ''))}) is waiting for you: "
             f"{game.status(state, seat)}{left or ' There is no deadline.'}"
         )
-        actions = game.legal_actions(state, seat)
-        notations = [(game.notation(state, seat, a), game.private_action(state, seat, a)) for a in actions]
+        entries = move_entries(loaded, seat)
         if settings.get("dm"):
             ctx = Context("", "", "", "", private=True)
-            moves = self._moves_reply(loaded, seat, notations, ctx)[0]  # type: ignore[attr-defined]
+            moves = self._moves_reply(loaded, seat, entries, ctx)[0]  # type: ignore[attr-defined]
             return Part(text=head + "\n" + moves.text, private=True, buttons=moves.buttons)
         name = settings.get("name") or pipeline.display_names(self.store, loaded)[seat]
-        public = [(t, p) for t, p in notations if not p]
+        public = [e for e in entries if not e.private]
         text = f"⏰ {name}, " + head[len("⏰ Reminder: ") :]
-        if public and len(public) == len(notations):
+        if public and len(public) == len(entries):
             ctx = Context("", "", "", "", private=False)
             moves = self._moves_reply(loaded, seat, public, ctx)[0]  # type: ignore[attr-defined]
             return Part(text=text + "\n" + moves.text, buttons=moves.buttons)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bots.telegram.app import agora, telegram_client
 from bots.telegram.handlers import CALLBACK_WINDOW
 from tests.bots.telegram.conftest import ALICE, BOB, Table
@@ -71,6 +73,32 @@ async def test_next_step_buttons_replace_the_pressed_ones(table: Table) -> None:
     assert "Alice: rest long" in nxt.body or "rest long" in nxt.body
     await fake.wait(lambda: board.labels() == [], 10, "the finished turn's keyboard removed")
     assert not fake.unanswered()
+
+
+async def test_a_pressed_prompt_becomes_the_next_decision(table: Table) -> None:
+    """Items 2 and 13 by buttons: the last picker presses his pick on his private prompt; the
+    lone decision that follows reaches him once, text and buttons, and its buttons act."""
+    fake = table.fake
+    gid = await start_steps(table)
+    picks = ["pick 1", "pick 2", "pick 3"]
+    await prompt_with(fake, ALICE, picks)
+    bob = await prompt_with(fake, BOB, picks)
+    await table.ask(ALICE, "/move pick 2")
+    fake.press(BOB, bob, "pick 3")
+    # the decision reaches him with its buttons: in place of the pressed prompt, or (when the
+    # outbox was quicker) as the next prompt; never both, and never neither
+    settle = ["settle keep", "settle give"]
+    await fake.wait(lambda: [m for m in fake.sent(BOB.id) if m.labels() == settle], 20, "the decision")
+    await asyncio.sleep(0.5)
+    live = [m for m in fake.sent(BOB.id) if m.labels() == settle]
+    assert len(live) == 1
+    bob = live[0]
+    assert "settle" in bob.body and gid in bob.body
+    version = table.version(gid)
+    fake.press(BOB, bob, "settle give")
+    await fake.wait(lambda: table.version(gid) == version + 1, 20, "the decision applied")
+    await asyncio.sleep(0.3)
+    assert len(keyboards(fake, BOB.id)) <= 1 and not fake.unanswered()
 
 
 async def test_press_is_answered_in_time_while_the_worker_is_down(table: Table, tg_worker: Worker) -> None:
@@ -208,3 +236,23 @@ async def test_start_in_a_group_lobby_does_not_begin(table: Table) -> None:
     assert table.client.store.meta(gid)["status"] == "lobby"
     assert "does not begin" in reply[-1].body and "begin" in reply[-1].body
     assert agora(table.app).client is table.client
+
+
+async def test_a_refusal_whose_reason_is_secret_names_nothing_in_the_group(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 6, the other half: when the exact reason would name hidden moves (here the toy's
+    moves are made secret in the bot's process), the group reads a reason that names nothing,
+    and the exact one goes to the private chat of a player who opened it."""
+    from engine import find_game
+
+    fake = table.fake
+    await toy_with_alice_connected(table)
+    monkeypatch.setattr(type(find_game("toy")), "private_action", lambda self, state, seat, action: True)
+    t1 = time.perf_counter()
+    uid = table.say(ALICE, "/move add 7")
+    await table.handled(uid)
+    public = [m.body for m in fake.group(since=t1)]
+    assert public and "not one of your moves" in public[-1]
+    assert not any("add 3" in b or "add 7" in b for b in public), public
+    await fake.wait(lambda: [m for m in fake.sent(ALICE.id, since=t1) if "Closest legal moves" in m.body], 10)

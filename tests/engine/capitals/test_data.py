@@ -70,3 +70,13 @@ def test_known_tiles_parse_as_the_rulebook_says() -> None:
     wh = by_name["Warehouse"]
     assert wh.imm[0].by_era == (1, 3, 5) and wh.perm[0].on == "activate" and wh.perm[0].filter == "IND"
     assert by_name["City Council"].end[0].kind == "pre_eval"
+
+
+def test_no_conditional_counts_what_its_own_tile_changes_D_20() -> None:
+    """Why the engine needs no order prompt: no tile's conditional counts a track that the
+    same tile's own immediate effects change (the spec's D-20 prompt case never arises)."""
+    for t in TILES.values():
+        counted = {imm.of for imm in t.imm if imm.kind == "per"}
+        changed = {g.track for imm in t.imm if imm.kind != "per" for g in imm.gain}
+        changed |= {"ECO" for imm in t.imm if imm.kind == "pay"}
+        assert not counted & changed, t.name

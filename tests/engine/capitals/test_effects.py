@@ -126,3 +126,14 @@ def test_bottom_end_symbol_once_per_event() -> None:
     assert t.p(0).tracks["PS"] == -6 and t.p(0).pre == -2
     change(t.state, Event(0), "PS", -1)
     assert t.p(0).pre == -4
+
+
+def test_end_symbol_texts_name_the_track() -> None:
+    from engine.capitals.tracks import Event, change
+
+    ev = Event(0)
+    t = Table().tracks(0, ECO=59, PS=6)
+    change(t.state, ev, "ECO", 5)
+    change(t.state, ev, "PS", 1)
+    assert ev.notes == ["reached the top of Economy: +1 prestige",
+                        "reached the top of Public Services: +3 energy cubes"]

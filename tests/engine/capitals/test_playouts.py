@@ -38,3 +38,21 @@ def test_same_seed_same_game() -> None:
     b = random_playout(GAME, 77, 4, {"prosperity": True}, auto_share=1.0, check_replay=False)
     assert GAME.dumps(a.state) == GAME.dumps(b.state)
     assert a.log == b.log
+
+
+MANY = [
+    (n, opts, seed)
+    for n in (2, 3, 4, 5)
+    for opts in ({}, {"variant": True}, {"prosperity": True}, {"prosperity": True, "variant": True})
+    for seed in range(6)
+]
+
+
+@pytest.mark.parametrize(("players", "options", "seed"), MANY)
+def test_many_random_games_keep_the_invariants(players: int, options: dict[str, bool], seed: int) -> None:
+    """More games with the invariants only (the protocol checks above are the slow part)."""
+    result = random_playout(
+        GAME, 7000 + 100 * players + seed, players, options, auto_share=0.5, invariants=Invariants(),
+        check_mutation=False, check_notation=0, check_dump_every=0, check_replay=False,
+    )
+    assert result.over and GAME.outcome(result.state) is not None

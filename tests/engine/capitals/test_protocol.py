@@ -127,11 +127,12 @@ def test_no_view_or_public_event_leaks_a_hand(players: int) -> None:
 
 
 def test_closed_scores_show_only_your_own_prestige() -> None:
-    s = GAME.new_game(3, 3, {"open_scores": False})
+    s = GAME.new_game(3, 3)
     v = GAME.view(s, 1)
     assert [p["prestige"] is None for p in v["players"]] == [True, False, True]
     assert all(p["prestige"] is None for p in GAME.view(s, None)["players"])
-    assert all(p["prestige"] is not None for p in GAME.view(GAME.new_game(3, 3), None)["players"])
+    opened = GAME.new_game(3, 3, {"open_scores": True})
+    assert all(p["prestige"] is not None for p in GAME.view(opened, None)["players"])
 
 
 def test_automatic_player_beats_random_play() -> None:
@@ -159,3 +160,11 @@ def test_status_help_and_costs_read_well() -> None:
     costs = {GAME.notation(s, 0, a): GAME.action_cost(s, 0, a) for a in GAME.legal_actions(s, 0)}
     assert costs["build market m12"] == "$2" and costs["build bakery m12"] == ""
     assert all("(s)" not in line for line in GAME.status_lines(s, 0))
+
+
+def test_moves_are_grouped_by_tile_so_buttons_offer_its_cells() -> None:
+    t = Table().clear_rows().row(0, "Market", "School").building(0)
+    groups = {GAME.action_group(m) for m in t.legal()}
+    assert groups == {"build market", "build school"}
+    assert GAME.action_group("position p2") == "buy a Start position"
+    assert GAME.action_group("pass cube") == "pass bonus"

@@ -19,8 +19,12 @@ def test_first_advance_of_a_category_and_prerequisites() -> None:
     assert "advance fishing" in moves and "advance navigation" not in moves
     assert "advance engineering" in moves and "advance roads" not in moves  # Roads needs Engineering
     assert "advance voting" not in moves and "advance nationalism" not in moves and "advance dogma" not in moves
-    with pytest.raises(IllegalAction, match="may not take Navigation yet"):
+    with pytest.raises(IllegalAction, match="Navigation needs Fishing first, the first Maritime advance"):
         pos.play(0, "advance navigation")
+    with pytest.raises(IllegalAction, match="Roads needs Engineering first"):
+        pos.play(0, "advance roads")
+    with pytest.raises(IllegalAction, match=r"Voting needs Philosophy first \(the way into Democracy\)"):
+        pos.play(0, "advance voting")
     pos.play(0, "advance engineering")
     pos.give(0, food=2)
     assert "advance roads" in pos.moves(0)

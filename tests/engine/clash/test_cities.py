@@ -242,3 +242,27 @@ def test_voting_civic_without_an_action() -> None:
     pos.advances(0, "philosophy", "voting").tokens(0, happiness_level=2, mood=2).turn(0)
     pos.play(0, "civic athens voting")
     assert pos.state.actions_left == 3 and pos.state.pl[0].mood_tokens == 0
+
+
+def test_lenient_notation_orders_counts_and_plurals() -> None:
+    from engine.clash.builder import GAME
+
+    pos = _home().reveal_all()
+    pos.city(0, "d2", pieces=("temple",), mood="happy", name="Athens")
+    pos.city(0, "f2")
+    pos.advances(0, "tactics").give(0, food=2, ore=2).units(0, "b4", army=1).turn(0)
+    s = pos.state
+    a = GAME.parse(s, 0, "collect athens ore wood food")
+    assert GAME.notation(s, 0, a) == "collect athens food wood ore"
+    assert GAME.notation(s, 0, GAME.parse(s, 0, "build athens 2 armies")) == "build athens army army"
+    assert GAME.notation(s, 0, GAME.parse(s, 0, "Move army B4 B5")) == "move b4 b5 army"
+    assert GAME.notation(s, 0, GAME.parse(s, 0, "collect d2 food wood ore")) == "collect athens food wood ore"
+
+
+def test_lenient_notation_keeps_option_words() -> None:
+    from engine.clash.builder import GAME
+
+    pos = _home().advances(0, "tactics", "draft", "nationalism").tokens(0, happiness_level=2, culture_level=1)
+    pos.give(0, food=2, ore=2).turn(0)
+    a = GAME.parse(pos.state, 0, "build athens army mood")
+    assert GAME.notation(pos.state, 0, a) == "build athens army mood"

@@ -139,3 +139,18 @@ def test_distance_never_crosses_unrevealed_regions() -> None:
     assert distance(pos.state, "d2", "d7") > 50
     pos.reveal_all()
     assert distance(pos.state, "d2", "d7") == 5
+
+
+def test_orientation_choice_shows_both_placements() -> None:
+    from engine.clash.builder import GAME
+
+    pos = Position(2).clear_units()
+    pos.tile("R3", "T13").units(0, "d2", settler=1).turn(0)
+    step = GAME.apply(pos.state, 0, GAME.parse(pos.state, 0, "move d2 d3 settler"))
+    assert not step.undoable  # the tile is face up while it is turned
+    view = GAME.view(step.state, 1)
+    assert view["pending"]["choices"] == {
+        "base": {"d3": "forest", "c4": "mountain", "e4": "fertile", "d4": "mountain"},
+        "turned": {"d3": "mountain", "c4": "fertile", "e4": "mountain", "d4": "forest"},
+    }
+    assert "`orient base`: D3 forest" in GAME.status(step.state, 0)

@@ -68,7 +68,7 @@ def test_cc_ex_34_steel_weapons_as_free_advance() -> None:
     assert pos.state.pl[0].res["ore"] == 0 and pos.state.pl[0].res["gold"] == 0
 
 
-def test_raze_in_status_phase_never_the_only_city() -> None:
+def test_d28_raze_in_status_phase_never_the_only_city() -> None:
     pos = Position(2).turn(0, turn=3, first=0)
     pos.city(0, "c2")
     pos.play(0, "end")
@@ -145,7 +145,7 @@ def test_d41_four_round_game() -> None:
     assert pos.state.phase == "over"
 
 
-def test_variable_end_roll() -> None:
+def test_d23_variable_end_roll() -> None:
     ended = []
     for seed in range(12):
         pos = Position(2, seed=seed, variable_end=True).turn(0, round_=7, turn=3, first=0)
@@ -218,7 +218,7 @@ def test_currency_lets_the_player_take_gold() -> None:
     assert pos.state.pl[0].res["gold"] == 1
 
 
-def test_dogma_gives_a_free_theocracy_advance_for_a_new_temple() -> None:
+def test_d38_dogma_gives_a_free_theocracy_advance_for_a_new_temple() -> None:
     pos = Position(2).advances(0, "myths", "state_religion", "dogma").give(0, ore=1, wood=1)
     pos.city(0, "c2")
     pos.turn(0)
@@ -226,3 +226,29 @@ def test_dogma_gives_a_free_theocracy_advance_for_a_new_temple() -> None:
     assert pos.state.pending == {"kind": "dogma", "seat": 0}
     pos.play(0, "advance conversion")
     assert "conversion" in pos.state.pl[0].advances and pos.state.actions_left == 2
+
+
+def test_d23_seven_round_track_ends_after_round_seven_status_step_one() -> None:
+    ended_early = True
+    seed = 0
+    while ended_early:
+        pos = Position(2, seed=seed, variable_end=True).turn(0, round_=7, turn=3, first=1)
+        ended_early = pos.state.phase == "over"  # Red is not first: no roll at his turn
+        seed += 1
+    pos.play(0, "end")
+    assert pos.state.phase == "over" and "round 7 was the last" in pos.state.end_reason
+    assert len(pos.state.pl[0].advances) == 2
+
+
+def test_d01_four_ships_per_player() -> None:
+    pos = Position(2).clear_units()
+    pos.tile("R3", "T01", revealed=True, rotated=True)
+    pos.city(0, "d3", pieces=("port", "temple", "academy"), port="e4", mood="happy", name="Corinth")
+    for space in ("c2", "e2", "c3"):
+        pos.city(0, space)
+    pos.advances(0, "fishing").give(0, wood=8).turn(0)
+    builds = [m for m in pos.moves(0) if m.startswith("build corinth") and "ship" in m]
+    assert "build corinth ship ship ship ship" in builds
+    pos.ship(0, "d4")
+    assert "build corinth ship ship ship" in pos.moves(0)
+    assert "build corinth ship ship ship ship" not in pos.moves(0)

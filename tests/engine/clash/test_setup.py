@@ -13,7 +13,7 @@ from engine.core.errors import InvalidOptions
 )
 def test_starting_state(players: int, capitals: list[str]) -> None:
     s = GAME.new_game(5, players)
-    assert [c.space for c in s.cities] == capitals
+    assert [c.space for c in sorted(s.cities, key=lambda c: s.order.index(c.owner))] == capitals
     for seat, p in enumerate(s.pl):
         assert p.res == {"food": 2, "wood": 0, "ore": 0, "ideas": 0, "gold": 0}
         assert (p.mood_tokens, p.culture_tokens, p.culture_level, p.happiness_level) == (0, 0, 0, 0)
@@ -70,3 +70,23 @@ def test_four_round_game_setup() -> None:
 def test_bad_options_are_refused(players: int, options: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidOptions, match=message):
         GAME.new_game(1, players, options)
+
+
+def test_four_players_sit_at_random_clockwise() -> None:
+    orders = {tuple(GAME.new_game(seed, 4).order) for seed in range(30)}
+    assert len(orders) > 5
+    s = GAME.new_game(3, 4)
+    homes = ["c2", "i2", "i8", "c8"]  # clockwise: top-left, top-right, bottom-right, bottom-left
+    for pos, seat in enumerate(s.order):
+        assert s.cities_of(seat)[0].space == homes[pos]
+        assert s.left_of(seat) == s.order[(pos + 1) % 4]
+    assert GAME.new_game(3, 2).order == [0, 1] and GAME.new_game(3, 3).order == [0, 1, 2]
+
+
+def test_turns_follow_the_table_order() -> None:
+    s = GAME.new_game(3, 4)
+    seen = []
+    for _ in range(4):
+        seen.append(s.active)
+        s = GAME.apply(s, s.active, GAME.parse(s, s.active, "end")).state
+    assert seen == s.clockwise_from(seen[0])
