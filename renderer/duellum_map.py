@@ -38,7 +38,7 @@ from renderer.base import (
     wrap,
 )
 from renderer.duellum_model import Geometry, Owner, owner_of
-from renderer.placement import Box, Placer, Segment
+from renderer.placement import Box, Placer, Segment, overlap
 from renderer.viewdata import as_bool, as_int, as_list, as_map, as_str, str_list
 
 R = 23  # region disc radius (nodes are at least ~74 px apart on both stand-in maps, scaled)
@@ -125,9 +125,11 @@ def draw_base(image: Image.Image, geo: Geometry, origin: tuple[int, int], size: 
         _place_name(draw, placer, r.name, r.kind, nodes[r.id], idx, r.city_site)
 
     slots: dict[str, tuple[Slot, ...]] = {}
-    first = {r.id: _place_slot(placer, nodes[r.id], i, ()) for i, r in enumerate(geo.regions)}
+    icons = [f(*nodes[r.id]) for r in geo.regions if r.city_site for f in (_temple_box, _wall_box)]
+    keep = _Keep(tuple(nodes.values()), tuple(icons))
+    first = {r.id: _place_slot(placer, nodes[r.id], i, (), keep) for i, r in enumerate(geo.regions)}
     for i, r in enumerate(geo.regions):
-        slots[r.id] = (first[r.id], _place_slot(placer, nodes[r.id], i, (first[r.id],), soft=True))
+        slots[r.id] = (first[r.id], _place_slot(placer, nodes[r.id], i, (first[r.id],), keep, soft=True))
     return MapLayout(origin=origin, nodes=nodes, slots=slots)
 
 
@@ -201,8 +203,37 @@ def _place_name(
         draw_text(draw, (cx, box[1] + i * lh), line, fnt, colour, anchor="ma", stroke=3, stroke_fill=WHITE)
 
 
-def _place_slot(placer: Placer, node: tuple[int, int], idx: int, taken: Sequence[Slot], soft: bool = False) -> Slot:
-    """Reserve a box for a unit chip next to a node (right, left, above, below, diagonals)."""
+@dataclass(frozen=True, slots=True)
+class _Keep:
+    """What a unit chip must keep clear of: other regions' nodes and every temple and wall."""
+
+    nodes: tuple[tuple[int, int], ...]
+    icons: tuple[Box, ...]
+
+    def clear(self, box: Box) -> bool:
+        """True if ``box`` covers no temple or wall."""
+        return all(overlap(box, icon) == 0 for icon in self.icons)
+
+    def near(self, box: Box, node: tuple[int, int]) -> bool:
+        """True if ``box`` is nearer ``node`` than any other node (so the chip cannot be read
+        as a neighbour's)."""
+        own = _gap(box, node)
+        return all(_gap(box, other) > own + 4 for other in self.nodes if other != node)
+
+
+def _gap(box: Box, node: tuple[int, int]) -> float:
+    """Distance from a node's centre to the nearest point of ``box``."""
+    x = min(max(node[0], box[0]), box[2])
+    y = min(max(node[1], box[1]), box[3])
+    return math.hypot(x - node[0], y - node[1])
+
+
+def _place_slot(
+    placer: Placer, node: tuple[int, int], idx: int, taken: Sequence[Slot], keep: _Keep, soft: bool = False
+) -> Slot:
+    """Reserve a box for a unit chip next to a node (right, left, above, below, diagonals):
+    among the candidates that keep clear of other nodes, temples and walls, the one that
+    collides least with names and other chips."""
     x, y = node
     w, h = CHIP_W, CHIP_H
     g = R + 4  # close to its own disc, so a chip never seems to belong to a neighbour
@@ -215,8 +246,15 @@ def _place_slot(placer: Placer, node: tuple[int, int], idx: int, taken: Sequence
         ((x - g + 8 - w, y + g - 6, x - g + 8, y + g - 6 + h), "r"),
         ((x - w / 2, y - g - h, x + w / 2, y - g), "c"),
         ((x - w / 2, y + g, x + w / 2, y + g + h), "c"),
+        # Further choices for crowded corners of a map: level with the disc's top or bottom.
+        ((x + g - 2, y - h - 2, x + g - 2 + w, y - 2), "l"),
+        ((x + g - 2, y + 2, x + g - 2 + w, y + h + 2), "l"),
+        ((x - g + 2 - w, y - h - 2, x - g + 2, y - 2), "r"),
+        ((x - g + 2 - w, y + 2, x - g + 2, y + h + 2), "r"),
     ]
     options = [o for o in options if all(o[0] != t.box for t in taken)]
+    clear = [o for o in options if keep.clear(o[0])]
+    options = [o for o in clear if keep.near(o[0], node)] or clear or options
     box = placer.place([o[0] for o in options], own_node=idx, soft=soft)
     align = next(a for b, a in options if b == box)
     return Slot(box, align)

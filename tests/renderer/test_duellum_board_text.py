@@ -150,3 +150,49 @@ def test_a_conquest_declaration_gives_way_to_its_outcome() -> None:
     assert order[0] == summary[1] and set(order[:3]) == {summary[1], summary[3], summary[4]}
     assert summary[5] in order  # no outcome yet: the declaration stays
     assert summary[0] not in order and summary[2] not in order
+
+
+def _gap(box: tuple[float, float, float, float], node: tuple[int, int]) -> float:
+    """Distance from a node centre to the nearest point of a box."""
+    x = min(max(node[0], box[0]), box[2])
+    y = min(max(node[1], box[1]), box[3])
+    return math.hypot(x - node[0], y - node[1])
+
+
+def test_unit_chips_sit_next_to_their_own_region() -> None:
+    from renderer import duellum_map
+
+    for side in "AB":
+        layout = duellum.base_for(make_view(side)).layout
+        for rid, slots in layout.slots.items():
+            own = _gap(slots[0].box, layout.nodes[rid])
+            assert own <= duellum_map.R + 8, (side, rid, own)
+            for other, node in layout.nodes.items():
+                if other != rid:
+                    assert _gap(slots[0].box, node) > own, (side, rid, other)
+
+
+def test_temples_and_walls_keep_clear_of_unit_chips() -> None:
+    from renderer import duellum_map
+    from renderer.placement import overlap
+
+    for side in "AB":
+        view = make_view(side)
+        layout = duellum.base_for(view).layout
+        icons = [
+            f(*layout.nodes[r["id"]])
+            for r in view["regions"]
+            if r["city_site"]
+            for f in (duellum_map._temple_box, duellum_map._wall_box)
+        ]
+        single = duellum_map.chip_width(9, 0)  # a chip of one unit type (legions or galleys)
+        for rid, slots in layout.slots.items():
+            left, top, right, bottom = slots[0].box
+            align = slots[0].align
+            if align == "r":
+                left = right - single
+            elif align == "c":
+                left = (left + right - single) / 2
+            chip = (left, top, left + single, bottom)
+            for icon in icons:
+                assert overlap(chip, icon) == 0, (side, rid)
