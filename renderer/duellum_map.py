@@ -232,8 +232,8 @@ def _place_slot(
     placer: Placer, node: tuple[int, int], idx: int, taken: Sequence[Slot], keep: _Keep, soft: bool = False
 ) -> Slot:
     """Reserve a box for a unit chip next to a node (right, left, above, below, diagonals):
-    among the candidates that keep clear of other nodes, temples and walls, the one that
-    collides least with names and other chips."""
+    the one that collides least with names and other chips, with a heavy penalty for covering
+    a temple or wall and a lighter one for lying nearer another region than its own."""
     x, y = node
     w, h = CHIP_W, CHIP_H
     g = R + 4  # close to its own disc, so a chip never seems to belong to a neighbour
@@ -253,10 +253,14 @@ def _place_slot(
         ((x - g + 2 - w, y + 2, x - g + 2, y + h + 2), "r"),
     ]
     options = [o for o in options if all(o[0] != t.box for t in taken)]
-    clear = [o for o in options if keep.clear(o[0])]
-    options = [o for o in clear if keep.near(o[0], node)] or clear or options
-    box = placer.place([o[0] for o in options], own_node=idx, soft=soft)
-    align = next(a for b, a in options if b == box)
+
+    def badness(i: int) -> tuple[float, int]:
+        box = options[i][0]
+        penalty = (0.0 if keep.clear(box) else 15000.0) + (0.0 if keep.near(box, node) else 6000.0)
+        return placer.score(box, idx) + 40.0 * i + penalty, i
+
+    box, align = options[min(range(len(options)), key=badness)]
+    (placer.soft if soft else placer.labels).append(box)
     return Slot(box, align)
 
 
