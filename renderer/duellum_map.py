@@ -67,6 +67,7 @@ class MapLayout:
     origin: tuple[int, int]
     nodes: Mapping[str, tuple[int, int]]  # region id -> canvas centre
     slots: Mapping[str, tuple[Slot, ...]]  # region id -> chip slots, best first
+    names: tuple[Box, ...] = ()  # where the region names were drawn
 
     def moved(self, dy: int) -> MapLayout:
         """The same placement for the map pasted ``dy`` pixels lower (pieces are then drawn
@@ -79,7 +80,7 @@ class MapLayout:
 
         nodes = {k: (x, y + dy) for k, (x, y) in self.nodes.items()}
         slots = {k: tuple(Slot(box(s.box), s.align) for s in v) for k, v in self.slots.items()}
-        return MapLayout((self.origin[0], self.origin[1] + dy), nodes, slots)
+        return MapLayout((self.origin[0], self.origin[1] + dy), nodes, slots, tuple(box(b) for b in self.names))
 
 
 def draw_base(image: Image.Image, geo: Geometry, origin: tuple[int, int], size: tuple[int, int]) -> MapLayout:
@@ -121,16 +122,17 @@ def draw_base(image: Image.Image, geo: Geometry, origin: tuple[int, int], size: 
             placer.labels.append(_wall_box(x, y))
     placer.add_segments(segments)
 
+    names: list[Box] = []
     for idx, r in enumerate(geo.regions):
-        _place_name(draw, placer, r.name, r.kind, nodes[r.id], idx, r.city_site)
+        names.append(_place_name(draw, placer, r.name, r.kind, nodes[r.id], idx, r.city_site))
 
     slots: dict[str, tuple[Slot, ...]] = {}
     icons = [f(*nodes[r.id]) for r in geo.regions if r.city_site for f in (_temple_box, _wall_box)]
-    keep = _Keep(tuple(nodes.values()), tuple(icons))
+    keep = _Keep(tuple(nodes.values()), tuple(icons), tuple(names))
     first = {r.id: _place_slot(placer, nodes[r.id], i, (), keep) for i, r in enumerate(geo.regions)}
     for i, r in enumerate(geo.regions):
         slots[r.id] = (first[r.id], _place_slot(placer, nodes[r.id], i, (first[r.id],), keep, soft=True))
-    return MapLayout(origin=origin, nodes=nodes, slots=slots)
+    return MapLayout(origin=origin, nodes=nodes, slots=slots, names=tuple(names))
 
 
 TEMPLE = 28  # icon sizes: big enough to recognise at phone width, in boxes no label may cover
@@ -177,7 +179,7 @@ def _place_name(
     node: tuple[int, int],
     idx: int,
     city_site: bool,
-) -> None:
+) -> Box:
     """Place and draw a region name: below the disc if free, else above, right or left."""
     fnt = font(NAME_SIZE, "bold" if city_site else ("italic" if kind == "SEA" else "regular"))
     lines = wrap(name, fnt, NAME_MAX_W, max_lines=2)
@@ -201,6 +203,7 @@ def _place_name(
     cx = (box[0] + box[2]) / 2
     for i, line in enumerate(lines):
         draw_text(draw, (cx, box[1] + i * lh), line, fnt, colour, anchor="ma", stroke=3, stroke_fill=WHITE)
+    return box
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +212,11 @@ class _Keep:
 
     nodes: tuple[tuple[int, int], ...]
     icons: tuple[Box, ...]
+    names: tuple[Box, ...] = ()
+
+    def on_names(self, box: Box) -> float:
+        """Area of ``box`` over region names (a chip must not hide where it is)."""
+        return sum(overlap(box, name) for name in self.names)
 
     def clear(self, box: Box) -> bool:
         """True if ``box`` covers no temple or wall."""
@@ -219,6 +227,16 @@ class _Keep:
         as a neighbour's)."""
         own = _gap(box, node)
         return all(_gap(box, other) > own + 4 for other in self.nodes if other != node)
+
+
+def _aligned(box: Box, align: str, width: float) -> Box:
+    """The part of a slot a chip ``width`` wide takes, by the slot's alignment."""
+    left, top, right, bottom = box
+    if align == "r":
+        left = right - width
+    elif align == "c":
+        left = (left + right - width) / 2
+    return (left, top, left + width, bottom)
 
 
 def _gap(box: Box, node: tuple[int, int]) -> float:
@@ -254,9 +272,13 @@ def _place_slot(
     ]
     options = [o for o in options if all(o[0] != t.box for t in taken)]
 
+    single = chip_width(9, 0)  # the usual chip: one unit type; the slot is for the widest
+
     def badness(i: int) -> tuple[float, int]:
-        box = options[i][0]
-        penalty = (0.0 if keep.clear(box) else 15000.0) + (0.0 if keep.near(box, node) else 6000.0)
+        box, side = options[i]
+        chip = _aligned(box, side, single)
+        penalty = (0.0 if keep.clear(chip) else 15000.0) + (0.0 if keep.near(chip, node) else 3000.0)
+        penalty += 20.0 * keep.on_names(chip)
         return placer.score(box, idx) + 40.0 * i + penalty, i
 
     box, align = options[min(range(len(options)), key=badness)]

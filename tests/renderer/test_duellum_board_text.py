@@ -161,15 +161,22 @@ def _gap(box: tuple[float, float, float, float], node: tuple[int, int]) -> float
 
 def test_unit_chips_sit_next_to_their_own_region() -> None:
     from renderer import duellum_map
+    from renderer.placement import overlap
 
     for side in "AB":
         layout = duellum.base_for(make_view(side)).layout
+        single = duellum_map.chip_width(9, 0)  # a chip of one unit type (legions or galleys)
         for rid, slots in layout.slots.items():
-            own = _gap(slots[0].box, layout.nodes[rid])
+            chip = duellum_map._aligned(slots[0].box, slots[0].align, single)
+            own = _gap(chip, layout.nodes[rid])
             assert own <= duellum_map.R + 8, (side, rid, own)
             for other, node in layout.nodes.items():
                 if other != rid:
-                    assert _gap(slots[0].box, node) > own, (side, rid, other)
+                    assert _gap(chip, node) > own, (side, rid, other)
+            # Known gap: on these maps three crowded regions' chips (Epidaurum and Apollonia on
+            # side A, Ionion on side B) still touch a neighbour's name; all others keep clear.
+            covered = [name for name in layout.names if overlap(chip, name) > 0]
+            assert len(covered) <= (1 if rid in ("epidaurum", "apollonia", "ionion") else 0), (side, rid)
 
 
 def test_temples_and_walls_keep_clear_of_unit_chips() -> None:
@@ -187,12 +194,6 @@ def test_temples_and_walls_keep_clear_of_unit_chips() -> None:
         ]
         single = duellum_map.chip_width(9, 0)  # a chip of one unit type (legions or galleys)
         for rid, slots in layout.slots.items():
-            left, top, right, bottom = slots[0].box
-            align = slots[0].align
-            if align == "r":
-                left = right - single
-            elif align == "c":
-                left = (left + right - single) / 2
-            chip = (left, top, left + single, bottom)
+            chip = duellum_map._aligned(slots[0].box, slots[0].align, single)
             for icon in icons:
                 assert overlap(chip, icon) == 0, (side, rid)
