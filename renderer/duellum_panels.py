@@ -511,8 +511,12 @@ def log_title(view: Mapping[str, Any], owner_list: Sequence[Owner]) -> tuple[str
     """The caption of the summary box and the stone shown with it."""
     if is_setup(view):
         return "Start of the game", None
-    mover = owner_of(owner_list, as_map(view.get("last_turn")).get("seat"))
-    return ("Last turn: " + mover.name if mover else "Last turn"), mover
+    seat = as_opt_int(as_map(view.get("last_turn")).get("seat"))
+    mover = owner_of(owner_list, seat)
+    # While a nation is still in its turn the engine's record is that turn so far.
+    ongoing = not as_bool(view.get("over")) and seat is not None and seat == as_opt_int(view.get("active"))
+    word = "This turn" if ongoing else "Last turn"
+    return (f"{word}: {mover.name}" if mover else word), mover
 
 
 LOG_LONG = 12  # more sentences than this are set a little smaller (28 px)

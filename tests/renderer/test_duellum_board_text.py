@@ -43,6 +43,9 @@ def test_a_board_after_a_move_names_the_mover_of_the_last_turn() -> None:
     view = game.view(state, None)
     assert not is_setup(view)
     nation = view["players"][view["last_turn"]["seat"]]["nation"]
+    word = "This turn" if view["last_turn"]["seat"] == view["active"] else "Last turn"
+    assert f"{word}: {nation}" in drawn(view)
+    view["active"] = 1 - view["last_turn"]["seat"]  # the turn has passed to the other nation
     assert f"Last turn: {nation}" in drawn(view)
 
 
