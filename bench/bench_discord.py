@@ -130,8 +130,17 @@ class DiscordSide:
         board = (await wait(lambda: self.fake.boards()[boards:], 30, "board"))[0]
         return inter.ack_seconds or 0.0, board.at - inter.pushed
 
-    async def resign(self) -> None:
-        await self.fake.done(await self.fake.slash(self.users[0], "resign"))
+    async def resign(self, players: int) -> None:
+        """Everyone resigns (with more than two seats one resignation hands the seat to an
+        automatic player; the last human's ends the game), so the channel is free again."""
+        from tests.bots.discord.fake_discord import CHANNEL
+
+        gid = str(self.client.chat_game("discord", CHANNEL))
+        for _ in range(10):  # a resignation can race an automatic player's move: try again
+            for u in self.users[:players]:
+                await self.fake.done(await self.fake.slash(u, "resign"))
+            if self.client.game_status(gid) == "over":
+                return
 
 
 class TelegramSide:
@@ -189,14 +198,24 @@ class TelegramSide:
         photo = (await wait(lambda: self.photos()[photos:], 30, "photo"))[0]
         return photo.at - self.fake.pushed_at[uid]
 
-    async def resign(self) -> None:
-        await self.handled(self.fake.push_message(self.users[0], "/resign"))
+    async def resign(self, players: int) -> None:
+        gid = str(self.client.chat_game("telegram", str(self.fake.group_id)))
+        for _ in range(10):
+            for u in self.users[:players]:
+                await self.handled(self.fake.push_message(u, "/resign"))
+            if self.client.game_status(gid) == "over":
+                return
+
+
+done_games: set[str] = set()
 
 
 async def play(dc: DiscordSide, tg: TelegramSide, game: str, players: int, seed: int, limit: int,
                out: dict[str, list[float]], *, stop_at_age: int | None = None) -> None:
     """The same game on both platforms: Discord first, then Telegram with the same moves."""
     gid = await dc.table(game, players, seed)
+    assert dc.client.game_status(gid) == "active" and gid not in done_games, "a fresh table"
+    done_games.add(gid)
     played: list[tuple[int, str]] = []
     while len(played) < limit and dc.client.game_status(gid) == "active":
         if stop_at_age is not None:
@@ -209,14 +228,14 @@ async def play(dc: DiscordSide, tg: TelegramSide, game: str, players: int, seed:
             out[f"{game} discord ack"].append(ack)
             if board is not None:
                 out[f"{game} discord board"].append(board)
-    await dc.resign()
+    await dc.resign(players)
     tgid = await tg.table(game, players, seed)
     hidden = game != "duellum"
     for seat, text in played:
         board = await tg.move(tgid, seat, text, private=hidden)
         if board is not None:
             out[f"{game} telegram board"].append(board)
-    await tg.resign()
+    await tg.resign(players)
 
 
 async def run_bench(redis_url: str, duellum: int, wonders: int) -> list[str]:

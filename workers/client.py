@@ -114,6 +114,13 @@ class Client:
         try:
             data: dict[str, Any] = res.get(timeout=self.move_timeout, interval=0.005)
         except celery.exceptions.TimeoutError:
+            # Stop waiting for this result now: left pending, the result consumer keeps it
+            # until garbage collection, which may run when the store is gone (a shutdown) and
+            # then fails inside ``__del__``.
+            try:
+                res.backend.remove_pending_result(res)
+            except Exception:
+                log.debug("could not drop the pending result of a queued move", exc_info=True)
             return MoveResult(
                 False,
                 "pipeline/queued",
@@ -206,11 +213,15 @@ class Client:
         return self.store.chat_game(platform, chat)
 
     def home_chat(self, platform: str, gid: str) -> str | None:
-        """The chat a game lives in when it lives on ``platform`` (for notices that must be
-        posted there, e.g. "open the private chat with me")."""
-        home = self.store.meta(gid).get("home", "")
-        plat, _, chat = home.partition(":")
-        return chat if plat == platform and chat else None
+        """The chat a game lives in on ``platform`` — its home, or a table that joined by the
+        join code — for notices that must be posted there ("open the private chat with me")."""
+        meta = self.store.meta(gid)
+        # The home chat first, then the tables that joined by the join code.
+        for place in [meta.get("home", ""), *meta.get("tables", "").split()]:
+            plat, _, chat = place.partition(":")
+            if plat == platform and chat:
+                return chat
+        return None
 
     def game_summary(self, gid: str) -> dict[str, Any] | None:
         """What a local front end needs to show or resume a game, or None when there is none.
@@ -249,9 +260,11 @@ class Client:
         ids = self.store.user_games(self.user_key(platform, user))
         return sorted(ids, key=lambda g: int(g[1:], 36) if g[1:].isalnum() else 0, reverse=True)
 
-    def awaited_moves(self, gid: str, platform: str, user: str) -> list[str]:
+    def awaited_moves(self, gid: str, platform: str, user: str, *, variants: bool = False) -> list[str]:
         """The notations of the legal moves the game awaits from this user now (empty when it
-        awaits nobody of theirs), for a short "your turn" hint."""
+        awaits nobody of theirs), for a short "your turn" hint. With ``variants`` also the
+        other forms of a move (another way to pay), listed after the main forms — Discord's
+        move autocomplete offers them once the typed text narrows down to them."""
         try:
             loaded = pipeline.load(self.store, gid)
         except Exception:
@@ -259,8 +272,11 @@ class Client:
         game, state = loaded.game, loaded.state
         for seat in loaded.seats_of(self.user_key(platform, user)):
             if seat in game.to_move(state):
-                return [game.notation(state, seat, a) for a in game.legal_actions(state, seat)
-                        if not game.action_variant(state, seat, a)]
+                actions = game.legal_actions(state, seat)
+                main = [game.notation(state, seat, a) for a in actions if not game.action_variant(state, seat, a)]
+                if not variants:
+                    return main
+                return main + [game.notation(state, seat, a) for a in actions if game.action_variant(state, seat, a)]
         return []
 
     # ------------------------------------------------- adapter bookkeeping
@@ -279,6 +295,18 @@ class Client:
     def set_user_dm(self, platform: str, user: str, name: str, chat: str) -> None:
         """Remember the private chat of a user (Telegram: after they open it with /start)."""
         self.store.touch_user(f"{platform}:{user}", name, chat)
+
+    def awaited_users(self, gid: str, version: int | None = None) -> list[str]:
+        """User keys the game awaits now (automatic players left out), from one load; empty
+        when the game is over or has moved past ``version``. For "your turn" mentions."""
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Exception:
+            return []
+        if loaded.meta.get("status") != "active" or (version is not None and loaded.version != version):
+            return []
+        waiting = loaded.game.to_move(loaded.state)
+        return sorted({u for s, u in loaded.seats.items() if s in waiting and u != BOT})
 
     def button_info(self, tokens: list[str]) -> dict[str, dict[str, Any] | None]:
         """What each button token stands for (``g`` game, ``v`` version, ``s`` seat, ``k``

@@ -91,6 +91,11 @@ def build_bot(client: Client, *, shards: str | None = None, fast_ready: bool = F
     tree.on_error = _tree_error  # type: ignore[method-assign]
     bot.tree = tree  # type: ignore[attr-defined]
     bot.add_dynamic_items(MoveButton, MoveSelect)
+
+    async def on_interaction(interaction: discord.Interaction[Any]) -> None:
+        await handlers.on_unknown_component(interaction)
+
+    bot.event(on_interaction)
     return bot
 
 
@@ -218,10 +223,10 @@ async def sync_commands(token: str, guild: int | None = None, config: dict[str, 
     lines: list[str] = []
     try:
         await bot.login(token)
-        before = {c.name: c.to_dict() for c in await tree.fetch_commands(guild=target)}
+        before: dict[str, Any] = {c.name: c.to_dict() for c in await tree.fetch_commands(guild=target)}
         if target is not None:
             tree.copy_global_to(guild=target)
-        after = {c.name: c.to_dict() for c in await tree.sync(guild=target)}
+        after: dict[str, Any] = {c.name: c.to_dict() for c in await tree.sync(guild=target)}
     finally:
         await bot.close()
     old = {o["name"]: o for o in (before.get(GROUP) or {}).get("options", []) if isinstance(o, dict)}

@@ -26,6 +26,7 @@ from bots.discord.sender import PLATFORM, Sender
 from workers.client import Client, Envelope, Part
 
 log = logging.getLogger(__name__)
+CHANNEL_TYPES = frozenset({"turn", "notice"})  # posted in a game's channel; everything else goes to a user
 
 
 class Delivery:
@@ -70,7 +71,7 @@ class Delivery:
         lanes: dict[str, list[Envelope]] = {}
         for env in envelopes:
             m = env.message
-            lane = f"c:{m['chat']}" if m.get("type") == "turn" else f"u:{m.get('user', '')}"
+            lane = f"c:{m['chat']}" if m.get("type") in CHANNEL_TYPES else f"u:{m.get('user', '')}"
             lanes.setdefault(lane, []).append(env)
         results = await asyncio.gather(*(self._lane(items) for items in lanes.values()))
         return all(results)
@@ -109,9 +110,12 @@ class Delivery:
 
     async def _send(self, env: Envelope, part: Part) -> None:
         m = env.message
-        if m.get("type") == "turn":
+        if m.get("type") in CHANNEL_TYPES:
             if part.private:
                 log.error("refusing to post private outbox message %s into a channel", env.key)
+                return
+            if m.get("type") == "notice":  # a timeout or autopilot note for the table
+                await self.sender.send_part(str(m["chat"]), part, key=env.key)
                 return
             gid = str(m.get("game", ""))
             mentions = await self.sender.io(self._mentions, gid, int(m.get("version", -1)))
@@ -127,9 +131,6 @@ class Delivery:
     def _mentions(self, gid: str, version: int) -> str:
         """Blocking: "your turn" mentions of the Discord players the game awaits, when the
         posted turn is still the current one (an overtaken turn mentions nobody)."""
-        summary = self.client.game_summary(gid)
-        if not summary or summary["status"] != "active" or summary["version"] != version:
-            return ""
-        users = sorted({u.partition(":")[2] for u in summary["users"].values() if u.startswith(f"{PLATFORM}:")})
-        waiting = [u for u in users if self.client.awaits(gid, PLATFORM, u)]
+        waiting = [u.partition(":")[2] for u in self.client.awaited_users(gid, version)
+                   if u.startswith(f"{PLATFORM}:")]
         return " ".join(f"<@{u}>" for u in waiting) + (" — your turn." if waiting else "")

@@ -18,7 +18,9 @@ same interaction cannot be acknowledged again (Discord answers 40060), so it cha
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 from typing import Any
 
 import discord
@@ -34,6 +36,7 @@ STALE_CODES = frozenset({"button/stale", "button/game_over", "button/expired"})
 SORRY = "Something went wrong on our side; nothing was changed. Please try again."
 SEEN_NS = "dc-interaction"
 SEEN_TTL = 86400
+KNOWN_COMPONENT = re.compile(r"^ag:[bs]:")
 
 
 def make_context(interaction: discord.Interaction[Any]) -> Context:
@@ -84,11 +87,41 @@ class Handlers:
             return
         try:
             ctx = make_context(interaction)
+            note = ""
+            if word == "new":
+                ctx, text, note = await self._maybe_thread(interaction, ctx, text)
             reply = await self.sender.io(self.client.command, ctx, text)
+            if note and reply and all(p.ok for p in reply):
+                reply[0].text = f"{reply[0].text}\n{note}"
             await self.show(interaction, reply, ephemeral=private_cmd or ctx.private)
         except Exception:
             log.exception("/agora %s failed", word)
             await self._sorry(interaction)
+
+    async def _maybe_thread(
+        self, interaction: discord.Interaction[Any], ctx: Context, text: str
+    ) -> tuple[Context, str, str]:
+        """``new … thread=yes``: open a public thread in this channel and make it the table,
+        so a busy channel stays readable; the option itself is not the game's."""
+        words = text.split()
+        wanted = [w for w in words if w.lower().startswith("thread=")]
+        if not wanted or ctx.private:
+            return ctx, text, ""
+        rest = " ".join(w for w in words if w not in wanted)
+        if wanted[-1].partition("=")[2].lower() not in ("yes", "true", "on", "1"):
+            return ctx, rest, ""
+        game = words[1] if len(words) > 1 else "game"
+        try:
+            thread = await self.sender.bot.http.start_thread_without_message(
+                int(ctx.chat), name=f"agora {game}"[:100], auto_archive_duration=10080, type=11
+            )
+        except discord.HTTPException as exc:
+            # Decision: without the right to open threads the table plays in the channel
+            # itself rather than not at all; the reply says so.
+            log.info("could not open a thread in %s (%s); playing in the channel", ctx.chat, exc)
+            return ctx, rest, "I may not open threads here, so the table plays in this channel."
+        tid = str(thread["id"])
+        return dataclasses.replace(ctx, chat=tid), rest, f"The table plays in the thread <#{tid}>."
 
     async def show(self, interaction: discord.Interaction[Any], reply: list[Part], *, ephemeral: bool) -> None:
         """Show a reply after a deferred slash command.
@@ -141,7 +174,14 @@ class Handlers:
                 await interaction.followup.send(chunk or "\u200b", **kwargs)
 
     async def _sorry(self, interaction: discord.Interaction[Any]) -> None:
+        """Apologise privately: a public "thinking" message is removed first, since the first
+        follow-up of a deferred response would otherwise take its (public) visibility."""
         try:
+            if interaction.type == discord.InteractionType.application_command:
+                try:
+                    await interaction.delete_original_response()
+                except discord.HTTPException:
+                    log.debug("no deferred response to remove for %s", interaction.id)
             await interaction.followup.send(SORRY, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not report a failure for interaction %s", interaction.id)
@@ -202,9 +242,28 @@ class Handlers:
 
     # --------------------------------------------------------- autocomplete
     async def move_choices(self, interaction: discord.Interaction[Any], typed: str) -> list[tuple[str, str]]:
-        """(name, value) pairs for ``/agora move``: my legal moves, best matches first."""
+        """(name, value) pairs for ``/agora move``: my legal moves, best matches first. A
+        failure offers a note instead of nothing, so the picker never just spins."""
         ctx = make_context(interaction)
-        return await self.sender.io(move_choices, self.client, ctx, typed)
+        try:
+            return await self.sender.io(move_choices, self.client, ctx, typed)
+        except Exception:
+            log.exception("move autocomplete failed")
+            return [("Moves are not available right now; type your move.", typed[:100] or "moves")]
+
+    async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+        """A component that is not one of ours (a message from an older version of the bot):
+        answer it anyway, so Discord never shows "This interaction failed"."""
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if interaction.type != discord.InteractionType.component or KNOWN_COMPONENT.match(custom_id):
+            return
+        try:
+            await interaction.response.send_message(
+                "This button no longer works. `/agora moves` shows your current moves.", ephemeral=True
+            )
+        except discord.HTTPException as exc:
+            log.info("could not answer unknown component %r: %s", custom_id, exc)
 
 
 def _ephemeral(interaction: discord.Interaction[Any]) -> bool:
@@ -248,7 +307,7 @@ def move_choices(client: Client, ctx: Context, typed: str) -> list[tuple[str, st
         return [("This game is over; there is nothing left to move.", "game over")]
     if status != "active":
         return [("There is no running game here; start one with /agora new.", "no game")]
-    moves = client.awaited_moves(gid, PLATFORM, ctx.user)
+    moves = client.awaited_moves(gid, PLATFORM, ctx.user, variants=True)
     if not moves:
         return [("It is not your turn; /agora status shows who is awaited.", "not my turn")]
     return [(m[:100], m[:100]) for m in rank(typed, moves)]

@@ -210,7 +210,7 @@ class ClashGame(Game[State, Action]):
         """Each player's resources, tokens, levels and points."""
         lines = []
         for p in state.pl:
-            res = ", ".join(f"{p.res[r]} {r}" for r in RESOURCES)
+            res = ", ".join(count(p.res[r], "idea" if r == "ideas" else r) for r in RESOURCES)
             lines.append(
                 f"{TABLES.colours[p.seat]}: {res}; {count(p.mood_tokens, 'mood token')}, "
                 f"{count(p.culture_tokens, 'culture token')}; culture level {p.culture_level}, "

@@ -162,11 +162,14 @@ def mutations(action: Any, others: list[Any]) -> list[Any]:
         if isinstance(value, bool):
             put(f.name, not value)
         elif isinstance(value, int):
-            for v in (-1, -7, value + 1, value - 1, 99, 10**9):
-                put(f.name, v)
+            for n in (-1, -7, value + 1, value - 1, 99, 10**9):
+                put(f.name, n)
         elif isinstance(value, str):
-            for v in ("", "nope", value.lower(), value.upper(), value + "x"):
-                put(f.name, v)
+            for text in ("", "nope", value.lower(), value.upper(), value + "x"):
+                put(f.name, text)
+        elif value is None:
+            for t in ((0, 0, 0, 0), (0, 0, 0), (-1, 0, 0, 1), (0, 0, 0, 0, 1)):
+                put(f.name, t)
         elif isinstance(value, tuple):
             put(f.name, value[:-1])
             put(f.name, (*value, 0))
@@ -228,3 +231,4 @@ def check_action_contract(game: AnyGame, state: Any, seat: int, rng: Rng, sample
         if not game.is_legal(state, seat, a):
             raise ProtocolViolation(f"{game.id}: is_legal refuses the listed {a!r}")
     return len(probes)
+

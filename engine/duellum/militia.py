@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.core.text import count, with_article
 from engine.duellum.actions import SPECIAL, Deploy, unit_phrase
 from engine.duellum.data import RULES, UNIT_WORDS
 from engine.duellum.log import Log
@@ -72,15 +73,16 @@ def check(state: State, seat: int, a: Deploy) -> str | None:
         if state.deployable[a.unit] < a.count:
             return (
                 f"Only units that were in your recruitment box at the start of the turn can be deployed; "
-                f"{state.deployable[a.unit]} {UNIT_WORDS[a.unit]}(s) remain deployable."
+                f"{count(state.deployable[a.unit], UNIT_WORDS[a.unit])} "
+                f"{'remains' if state.deployable[a.unit] == 1 else 'remain'} deployable."
             )
     if not m.accepts[kind][a.region]:
         what = "galleys" if kind == 1 else "legions"
-        return f"{name} is a {m.kinds[a.region]} region: it cannot take {what}."
+        return f"{name} is {with_article(m.kinds[a.region].lower())} region: it cannot take {what}."
     left = limit(state, a.region)
     if a.count > left:
         cap = RULES.deploy_limit_temple if state.temple[a.region] else RULES.deploy_limit
-        return f"{name} may receive at most {cap} new unit(s) per MILITIA action; {max(0, left)} left."
+        return f"{name} may receive at most {count(cap, 'new unit')} per MILITIA action; {max(0, left)} left."
     iron = iron_cost(state, a.unit, a.count)
     if not can_pay(p.res, (0, iron, 0)):
         return f"Deploying {unit_phrase(a.unit, a.count, seat)} costs {iron} iron; you have {holdings_text(p.res)}."

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.core.text import count
 from engine.duellum.actions import BuyTech, Recruit, unit_phrase
 from engine.duellum.data import RULES, TECH_ORDER, TECHS, UNIT_WORDS
 from engine.duellum.log import Log
@@ -59,7 +60,7 @@ def check_recruit(state: State, seat: int, a: Recruit) -> str | None:
         return "Recruit one or more legions or galleys."
     p = state.players[seat]
     if p.supply[a.unit] < a.count:
-        return f"Your personal supply has only {p.supply[a.unit]} {UNIT_WORDS[a.unit]}(s)."
+        return f"Your personal supply has only {count(p.supply[a.unit], UNIT_WORDS[a.unit])}."
     gold = RULES.recruit_gold[a.unit] * a.count
     if not can_pay(p.res, (0, 0, gold)):
         return f"Recruiting {unit_phrase(a.unit, a.count, seat)} costs {gold} gold; you have {holdings_text(p.res)}."

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import count
 from engine.duellum.actions import SPECIAL_WORDS
-from engine.duellum.data import CARDS, COLOURS, PERSONALITIES, RES_WORDS, RULES, TECH_ORDER
+from engine.duellum.data import CARDS, COLOURS, PERSONALITIES, RES_WORDS, RULES, TECH_ORDER, TECHS
 from engine.duellum.duellum import defence
 from engine.duellum.personalities import cities, sea_points, temples
 from engine.duellum.scientia import price
@@ -60,10 +61,11 @@ def awaiting(state: State) -> str:
     owed = [p.owed for p in state.players]
     movers = to_move(state)
     if owed[a] > 0:
-        return f"The {who} take {owed[a]} event card(s) from the row before moving their stone."
+        return f"The {who} take {count(owed[a], 'event card')} from the row before moving their stone."
     if len(movers) == 1 and owed[1 - a] > 0:
-        return f"The {m.nations[1 - a]} take {owed[1 - a]} event card(s) from the row now."
-    extra = f" (The {m.nations[1 - a]} may take {owed[1 - a]} owed event card(s) meanwhile.)" if owed[1 - a] else ""
+        return f"The {m.nations[1 - a]} take {count(owed[1 - a], 'event card')} from the row now."
+    waiting = count(owed[1 - a], "owed event card")
+    extra = f" (The {m.nations[1 - a]} may take {waiting} meanwhile.)" if owed[1 - a] else ""
     if state.coin_choice:
         return f"The {who} choose a chip instead of the coin the bank lacks.{extra}"
     if state.phase == PHASE_RONDEL:
@@ -202,6 +204,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "personalities": {k.lower(): state.bank_pers[i] for i, k in enumerate(PERSONALITIES)},
         },
         "cards": {c: {"name": CARDS[c].name, "text": CARDS[c].text} for c in visible},
+        "technologies": [
+            {
+                "id": t,
+                "name": TECHS[t].name,
+                "first": TECHS[t].first,
+                "second": TECHS[t].second,
+                "text": TECHS[t].effect,
+                "price_now": [price(state, s, t, 0) for s in (0, 1)],
+                "owners": [s for s in (0, 1) if t in state.players[s].techs],
+            }
+            for t in TECH_ORDER
+        ],
         "pending_conquest": pend,
         "options": {
             "special_units": state.config.special_units,

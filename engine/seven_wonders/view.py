@@ -38,7 +38,8 @@ Resources are named ``wood stone clay ore glass papyrus loom``.
       "science": {"compass": int, "gear": int, "tablet": int, "wildcards": int, "masks": int},
       "hand_count": int,                 # cards in its hand (Free City: its face-down pile)
       "has_chosen": bool,                # its pick for this step is in
-      "owes": int                        # coins awaiting its pay/debt decision (0: none)
+      "owes": int,                       # coins awaiting its pay/debt decision (0: none)
+      "vp_now": int                      # victory points it would score now (all public)
   }],
   "decks": {"age_1": int, "age_2": int, "age_3": int},   # undealt cards (sizes only)
   "discard_size": int, "free_city_pile": int,
@@ -76,6 +77,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import count
 from engine.seven_wonders.actions import notation_text
 from engine.seven_wonders.data import CARDS, COLOURS, RES_NAMES, SYMBOLS, Cost, Effect
 from engine.seven_wonders.military import strength
@@ -132,7 +134,7 @@ def effect_text(e: Effect) -> str:
     if t == "vp":
         return f"{e.n} VP"
     if t == "shields":
-        return f"{e.n} shield(s)"
+        return count(e.n, "shield")
     if t == "science":
         return f"science symbol: {e.symbol}"
     if t == "science_wild":
@@ -146,17 +148,17 @@ def effect_text(e: Effect) -> str:
     if t == "dock":
         return f"first purchase each turn from the {e.side} neighbour costs 1 coin less"
     if t == "coins":
-        return f"+{e.n} coins now"
+        return f"+{count(e.n, 'coin')} now"
     if t == "coins_neighbours":
-        return f"each neighbour takes {e.n} coin(s)"
+        return f"each neighbour takes {count(e.n, 'coin')}"
     if t == "coins_per":
-        return f"+{e.n} coin(s) now per {_counted(e)} {_SCOPE_WORDS[e.scope]}"
+        return f"+{count(e.n, 'coin')} now per {_counted(e)} {_SCOPE_WORDS[e.scope]}"
     if t == "vp_per":
         return f"{e.n} VP per {_counted(e)} {_SCOPE_WORDS[e.scope]} at game end"
     if t == "diplomacy":
         return "take a diplomacy token"
     if t == "coin_loss":
-        return f"every opponent loses {e.n} coin(s)"
+        return f"every opponent loses {count(e.n, 'coin')}"
     if t == "coin_loss_per":
         return f"every opponent loses {e.n} coin per {_counted(e)} they have"
     if t == "free_stages":
@@ -298,6 +300,7 @@ def city_json(state: State, idx: int) -> dict[str, Any]:
         "hand_count": hand_count,
         "has_chosen": idx in state.pending,
         "owes": state.owed.get(idx, 0),
+        "vp_now": score_city(state, idx)["total"],
     }
 
 

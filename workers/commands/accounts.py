@@ -40,7 +40,7 @@ class AccountCommands(CommandBase):
         code = rest.strip().upper()
         if not code:
             return self._link_code(ctx)
-        owner_raw = self.store.r.getdel(k_link(code))
+        owner_raw: bytes | None = self.store.r.getdel(k_link(code))  # type: ignore[assignment]
         if not owner_raw:
             return error(
                 f"The link code `{code[:12]}` is unknown or has expired. Type `link` on your other platform "
@@ -88,7 +88,7 @@ class AccountCommands(CommandBase):
             for seat, user in self.store.seats(gid).items():
                 if user == own:
                     pipe.hset(k_seats(gid), str(seat), owner)
-            waiting = self.store.r.lrange(k_lobby(gid), 0, -1)
+            waiting: list[bytes] = self.store.r.lrange(k_lobby(gid), 0, -1)  # type: ignore[assignment]
             if own.encode() in waiting:
                 pipe.lrem(k_lobby(gid), 0, own)
                 if owner.encode() not in waiting:

@@ -12,7 +12,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from engine import EngineError, InvalidNotation
+from engine import EngineError, ExtraWords, InvalidNotation
 from engine.core.notation import tokens
 from engine.core.text import count
 from workers import outbox, pipeline
@@ -114,14 +114,9 @@ class PlayCommands(CommandBase):
             action2, err2 = attempt(again)
             if action2 is not None or not isinstance(err2, InvalidNotation):
                 text, action = again, action2
-        if action is None and err is not None and len(text.split()) > 1:
-            # The parser refuses leftover words; find the move they follow, to say so plainly.
-            words = text.split()
-            for cut in range(len(words) - 1, 0, -1):
-                head, _ = attempt(" ".join(words[:cut]))
-                if head is not None:
-                    action = head
-                    break
+        if action is None and isinstance(err, ExtraWords):
+            # The engine refuses a move with words left over and names the move it begins with.
+            return text, MoveResult(False, err.code, err.user_message, loaded.version, seat)
         if action is None:
             return text, None
         forms = [game.notation(state, seat, action), *game.notation_forms(state, seat, action)]

@@ -62,12 +62,12 @@ class Table:
     client: Any = None
     clients: list[Any] = field(default_factory=list)
 
-    async def start(self, *, shards: str | None = None) -> Table:
+    async def start(self, *, shards: str | None = None, move_timeout: float = 30) -> Table:
         import tests.bots.telegram.toy_render  # noqa: F401 - the toy's board image in this process
         from bots.discord.app import build_bot, start
         from workers.client import Client
 
-        self.client = Client(self.redis_url, move_timeout=30)
+        self.client = Client(self.redis_url, move_timeout=move_timeout)
         self.clients.append(self.client)
         self.bot = build_bot(self.client, shards=shards, fast_ready=True)
         await start(self.bot, TOKEN)
@@ -91,9 +91,11 @@ class Table:
         return await self.fake.done(inter, timeout)
 
     async def press(self, user: FakeUser, msg: Msg, custom_id: str, values: list[str] | None = None,
-                    timeout: float = 30.0) -> Interaction:
+                    timeout: float = 30.0, *, followup: bool = True) -> Interaction:
+        """Press and wait for the answer: a follow-up (a move, a notice), or with
+        ``followup=False`` the pressed message edited in place (a page of moves)."""
         inter = await self.fake.press(user, msg, custom_id, values)
-        return await self.fake.done(inter, timeout)
+        return await self.fake.done(inter, timeout, followup=followup)
 
     def version(self, gid: str) -> int:
         return int(self.client.store.meta(gid).get("version", 0))

@@ -261,7 +261,7 @@ class FakeDiscord:
                 d["channel"]["thread_metadata"] = {"archived": False, "auto_archive_duration": 10080,
                                                    "archive_timestamp": "2026-01-01T00:00:00+00:00",
                                                    "locked": False}
-                d["channel"]["owner_id"] = APP_ID
+                d["channel"].update({"owner_id": APP_ID, "message_count": 0, "member_count": 1})
             d["member"] = {"user": user.json(), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
                            "deaf": False, "mute": False, "flags": 0, "permissions": "2147483647"}
             d["context"] = 0
@@ -306,12 +306,16 @@ class FakeDiscord:
         """Send the same interaction again (a gateway replay after a reconnect)."""
         await self._dispatch("INTERACTION_CREATE", inter.payload)
 
-    async def done(self, inter: Interaction, timeout: float = 30.0, *, replies: int = 1) -> Interaction:
-        """Wait until the interaction was acknowledged and has ``replies`` finished replies."""
+    async def done(self, inter: Interaction, timeout: float = 30.0, *, replies: int = 1,
+                   followup: bool = True) -> Interaction:
+        """Wait until the interaction was acknowledged and has ``replies`` finished replies (a
+        press: a follow-up, or with ``followup=False`` an edit of the pressed message)."""
         def ready() -> bool:
             if inter.acked is None:
                 return False
             finished = [m for m in inter.replies() if not m.loading]
+            if inter.response_type == 6 and followup:
+                return bool(inter.followups)
             if inter.response_type == 6:  # a deferred update: done when a follow-up or an edit came
                 return bool(inter.followups) or (
                     inter.original is not None and inter.original.edits > inter.base_edits)

@@ -237,6 +237,16 @@ async def test_restart_mid_game_old_buttons_still_work(fake: FakeDiscord, redis_
         assert t.version(gid) == v + 1
         await fake.wait(lambda: fake.boards()[1:], 30, "the board after the restart")
         assert "Player 1 adds 3. Total 3." in fake.boards()[1].content
+        # a move committed while the bot is down is posted once it is back
+        await t.stop()
+        from workers.client import Context
+
+        reply = t.client.command(Context("discord", CHANNEL, BOB.id, "Bob", idem="dc:offline"), "move add 2")
+        assert reply[0].ok, reply[0].text
+        assert len(fake.boards()) == 2
+        await t.start()
+        await fake.wait(lambda: fake.boards()[2:], 30, "the board queued while the bot was down")
+        assert "Player 2 adds 2. Total 5." in fake.boards()[2].content and len(fake.boards()) == 3
     finally:
         await t.stop()
         t.close()
@@ -288,3 +298,86 @@ async def test_refused_dm_becomes_a_mention_with_nothing_private(table: Table) -
     assert len(notice) == 1 and SECRET not in public_text(fake)
     hand = await table.cmd(BOB, "hand")
     assert SECRET in hand.text() and all(m.ephemeral for m in hand.replies())
+
+
+async def test_new_in_a_thread_keeps_the_channel_readable(table: Table) -> None:
+    fake = table.fake
+    new = await table.cmd(ALICE, "new", game="toy", options="thread=yes")
+    (thread,) = fake.threads
+    assert f"<#{thread}>" in new.text() and fake.threads[thread] == CHANNEL
+    gid = table.gid(thread)
+    assert table.client.chat_game("discord", CHANNEL) is None
+    await table.cmd(BOB, "join", channel=thread)
+    await table.cmd(ALICE, "begin", channel=thread)
+    board = await fake.wait(lambda: fake.boards(thread), 30, "the first board in the thread")
+    assert board[0].files and not fake.boards(CHANNEL)
+    await table.cmd(ALICE, "move", channel=thread, text="add 1")
+    await fake.wait(lambda: len(fake.boards(thread)) >= 2, 30, "the second board in the thread")
+    assert table.version(gid) == 2
+
+
+async def test_sharded_client_identifies_every_shard_and_answers(fake: FakeDiscord, redis_url: str, store: Any,
+                                                                 dc_worker: Worker) -> None:
+    t = Table(fake, redis_url)
+    await t.start(shards="auto")
+    try:
+        assert sorted(tuple(i["shard"]) for i in fake.identified) == [(0, 2), (1, 2)]
+        assert all(i["intents"] == 1 for i in fake.identified), "only the guilds intent"
+        games = await t.cmd(ALICE, "games")
+        assert "toy" in games.text().lower()
+    finally:
+        await t.stop()
+        t.close()
+
+
+async def test_table_notices_are_posted_in_the_channel(table: Table) -> None:
+    import json
+
+    fake = table.fake
+    gid, _ = await start_toy(table)
+    note = {"type": "notice", "game": gid, "chat": CHANNEL, "text": "Player 1's time ran out; an automatic "
+            "player moved for them.", "key": f"{gid}:9:notice", "version": 9}
+    table.client.store.r.xadd("agora:outbox:discord", {"m": json.dumps(note)})
+    posted = await fake.wait(lambda: [m for m in fake.channel() if "time ran out" in m.content], 20, "the notice")
+    assert len(posted) == 1 and not posted[0].custom_ids()
+
+
+async def test_a_component_from_an_older_version_is_still_answered(table: Table) -> None:
+    fake = table.fake
+    _, first = await start_toy(table)
+    inter = await fake.press(ALICE, first, "legacy:move:7")
+    await fake.wait(lambda: inter.acked is not None, 3.0, "the unknown component answered")
+    await fake.wait(lambda: inter.original is not None or inter.followups, 5.0, "a reply")
+    assert fake.unanswered() == []
+
+
+async def test_worker_down_every_interaction_still_acknowledged(fake: FakeDiscord, redis_url: str,
+                                                                store: Any) -> None:
+    """No worker at all: moves cannot be applied, yet nothing is left unanswered — the move
+    is acknowledged at once and answered "queued" when the wait runs out."""
+    t = Table(fake, redis_url)
+    await t.start(move_timeout=3)
+    try:
+        gid, first = await start_toy(t)
+        typed = await fake.slash(ALICE, "move", text="add 1")
+        pressed = await fake.press(ALICE, first, button(first, "add 2"))
+        status = await fake.slash(BOB, "status")
+        await fake.done(status, 3.0)
+        await fake.done(typed, 20)
+        await fake.done(pressed, 20)
+        assert "queued" in typed.text(), typed.text()
+        assert max(i.ack_seconds or 99 for i in (typed, pressed, status)) < 3.0
+        assert fake.unanswered() == [] and t.version(gid) == 1
+        # the worker comes back: the queued move is applied (once), and its board is posted
+        w = Worker(redis_url, name="late", env={"AGORA_PLUGINS": PLUGINS})
+        w.start()
+        try:
+            await fake.wait(lambda: t.version(gid) == 2, 60, "the queued move applied")
+            await fake.wait(lambda: fake.boards()[1:], 30, "its board")
+            await asyncio.sleep(1.0)
+            assert t.version(gid) == 2 and len(fake.boards()) == 2
+        finally:
+            w.stop()
+    finally:
+        await t.stop()
+        t.close()

@@ -70,3 +70,27 @@ async def test_serve_runs_telegram_and_discord_side_by_side(fake: FakeDiscord, t
     assert proc.returncode == 0, text[-3000:]
     assert "Traceback" not in text, text[-3000:]
     assert "Serving Telegram and Discord" in text
+
+
+async def test_agora_bot_discord_runs_the_bot_alone(fake: FakeDiscord, redis_url: str, store: object) -> None:
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
+               REDIS_URL=redis_url, AGORA_PLUGINS=PLUGINS, PYTHONPATH=str(ROOT))
+    env.pop("TELEGRAM_TOKEN", None)
+    proc = subprocess.Popen([sys.executable, "-m", "bots.cli", "bot", "discord"], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        await fake.wait_connected(timeout=60)
+        games = await fake.done(await fake.slash(ALICE, "games"))
+        assert "toy" in games.text().lower() and games.original.ephemeral
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        for _ in range(300):
+            if proc.poll() is not None:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            proc.kill()
+        out, _ = proc.communicate(timeout=10)
+    text = out.decode(errors="replace")
+    assert proc.returncode == 0 and "Traceback" not in text, text[-3000:]
+    assert "Running the Discord bot against REDIS_URL" in text

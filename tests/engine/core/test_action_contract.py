@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine import list_games
 from engine.core.api import AnyGame
 from engine.core.rng import Rng
 from engine.core.testing import check_action_contract, mutations
+from tests.support.games import games_in_checkout
 
-GAMES = {g.id: g for g in list_games()}
+GAMES = games_in_checkout()
 
 
 def _positions(game: AnyGame, seed: int, steps: int, every: int) -> list[tuple[object, int]]:

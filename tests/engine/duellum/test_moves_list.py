@@ -57,3 +57,10 @@ def test_status_lines_show_every_nations_resources_and_tech_prices() -> None:
 def test_help_lists_technology_prices() -> None:
     text = GAME.help_text()
     assert "Navigatio: 6 gold first, 3 gold after." in text and "Commercium: 9 gold first" in text
+
+
+def test_view_lists_technologies_with_their_prices_now() -> None:
+    b = Board(active=ROMANS).techs(CARTHAGINIANS, "Navigatio")
+    techs = {t["name"]: t for t in GAME.view(b.state, None)["technologies"]}
+    assert techs["Navigatio"]["price_now"] == [6, 3] and techs["Navigatio"]["owners"] == [CARTHAGINIANS]
+    assert techs["Strata"]["price_now"] == [8, 8] and techs["Strata"]["first"] == 8 and techs["Strata"]["second"] == 4

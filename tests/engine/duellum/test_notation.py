@@ -96,3 +96,19 @@ def test_every_listed_move_and_each_spelling_parses_back(seed: int) -> None:
             for a in GAME.legal_actions(s, seat)[:80]:
                 for form in GAME.notation_forms(s, seat, a):
                     assert GAME.parse(s, seat, form) == a, form
+
+
+def test_a_move_with_words_left_over_names_the_move_it_begins_with() -> None:
+    from engine.core.errors import ExtraWords
+
+    b = Board(active=CARTHAGINIANS).stone(CARTHAGINIANS, "MARMOR")
+    with pytest.raises(ExtraWords) as info:
+        GAME.parse(b.state, CARTHAGINIANS, "rondel ferrum rondel templum")
+    assert info.value.code == "action/extra_words" and info.value.canonical == "rondel ferrum"
+    assert "Type one move exactly, e.g. `rondel ferrum`" in info.value.user_message
+    # A move from the hand is named only in private.
+    b = Board(active=CARTHAGINIANS).hand(CARTHAGINIANS, "Fortress").action("DUELLUM")
+    b.hand(CARTHAGINIANS, "Treasury")
+    with pytest.raises(ExtraWords) as info:
+        GAME.parse(b.state, CARTHAGINIANS, "play Treasury now please")
+    assert info.value.code == "action/extra_words/private"

@@ -178,7 +178,7 @@ def test_coin_cost_and_purchases_need_start_of_turn_coins() -> None:
     assert payments(s, 0, "baths") == [(2, 0)]
     s.cities[0].coins = 0
     assert payments(s, 0, "timber_yard") == [] and payments(s, 0, "baths") == []
-    assert "costs 1 coins and you have 0" in G.illegal_reason(s, 0, Action("play", 0, "timber_yard"))
+    assert "costs 1 coin and you have 0" in G.illegal_reason(s, 0, Action("play", 0, "timber_yard"))
 
 
 def test_chain_is_free_and_offered_alone() -> None:
