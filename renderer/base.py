@@ -487,12 +487,13 @@ def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 # Boards are written as palette images (``colours``): the art is flat colours plus the
 # anti-aliased edges of text, so 64 colours chosen for the image (fast octree, no dithering)
 # look the same at full size and when a chat app scales the image, and a palette PNG is a
-# third of the raw data; with zlib level 6 a board drops from ~345 KiB (RGB) to ~120 KiB
-# (measured with bench/bench_render.py and bench/bench_render_seven_wonders.py). The rare
-# board still over 150 KiB (a turn of five conquests) is deflated again at level 9.
+# third of the raw data; with zlib level 5 a board drops from ~345 KiB (RGB) to ~120 KiB
+# (measured with bench/bench_render_size.py). A board still over 150 KiB (about 1 in 30 of
+# sampled real boards: a turn of five conquests, an 8-city table at the end) is deflated
+# again at level 6, then 9: level 6 everywhere would cost half again as much CPU per board.
 PNG_ZLIB_LEVEL: Final[int] = 3
 BOARD_COLOURS: Final[int] = 64
-BOARD_ZLIB_LEVEL: Final[int] = 6
+BOARD_ZLIB_LEVEL: Final[int] = 5
 _PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
 _PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4), "P": (3, 1)}
 
@@ -564,7 +565,7 @@ def _palette_bytes(image: Image.Image, colours: int) -> bytes:
     return bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
 
 
-BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (level 9)
+BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (6, then 9)
 
 
 def encode_board(image: Image.Image) -> bytes:
@@ -572,7 +573,7 @@ def encode_board(image: Image.Image) -> bytes:
     :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce."""
     palette_image = quantized(image, BOARD_COLOURS)
     palette = _palette_bytes(palette_image, BOARD_COLOURS)
-    return _png(palette_image, (BOARD_ZLIB_LEVEL, 9), palette, BOARD_BUDGET)
+    return _png(palette_image, (BOARD_ZLIB_LEVEL, 6, 9), palette, BOARD_BUDGET)
 
 
 # ----------------------------------------------------------------------------- static-layer cache
