@@ -145,28 +145,25 @@ def humans(loaded: Loaded) -> list[int]:
 
 
 # ------------------------------------------------------------------ timer
-def set_timer(store: Store, gid: str, user: str, turn: float | None, bank: float | None, label: str) -> Change:
-    """The creator changes the timer (and/or the time bank). The current turn keeps its start:
-    its deadline becomes start + the new duration, but never sooner than five minutes from now.
+def set_timer(store: Store, gid: str, user: str, table: Mapping[str, Any]) -> Change:
+    """The creator changes the table's clock options (validated ``turn_hours``, ``timer``,
+    ``bank_secs``, ``vacation_days``, ``miss_limit``, ``quiet_deadlines``; None clears one).
+    The current turn keeps its start: its deadline becomes start + the new duration, but never
+    sooner than five minutes from now.
     Decision: a shorter timer must not time a player out the moment it is set."""
 
     def decide(loaded: Loaded, now: float) -> Change:
         _running(loaded, "time")
         _creator(loaded, user, "change the timer")
-        fields: dict[str, Any] = {}
-        parts = []
-        if turn is not None:
-            fields["turn_hours"] = repr(turn / 3600)
-            fields["timer"] = label
+        fields: dict[str, Any] = dict(table)
+        if "turn_hours" in table:
+            turn = float(table["turn_hours"]) * 3600
             if loaded.meta.get("turn_at"):
                 start = float(loaded.meta["turn_at"])
                 fields["deadline_at"] = f"{max(start + turn, now + min(turn, 300.0)):.3f}" if turn > 0 else None
-            parts.append("Timer: " + timing.describe_timer(turn) + ".")
-        if bank is not None:
-            fields["bank_secs"] = f"{bank:.0f}" if bank > 0 else None
-            parts.append(f"Time bank: {format_duration(bank)} per player." if bank > 0 else "No time bank.")
-        text = " ".join(parts)
-        return Change(text, fields, notices=[f"⏱ {text}"])
+        after = {k: str(v) for k, v in {**loaded.meta, **fields}.items() if v is not None}
+        text = timing.table_summary(after)
+        return Change(text, fields, notices=[f"⏱ The table's clock is changed. {text}"])
 
     return update(store, gid, decide)
 
@@ -322,6 +319,9 @@ def substitute(store: Store, gid: str, by: str, seat: int, new_user: str, new_na
         old = loaded.seats[seat]
         if old == new_user:
             raise Rejected("sub/same", "That player already holds this seat.")
+        if new_user in loaded.seats.values():
+            # Decision: one seat per person; two seats would let one player see two hands.
+            raise Rejected("sub/already", f"{new_name} already plays in this game; choose someone else.")
         label = loaded.game.seat_names(loaded.state)[seat]
         old_name = store.names(gid).get(str(seat)) or label
         fields: dict[str, Any] = {f"{k}:{seat}": None for k in ("auto", "misses", "away_until", "ext", "mute")}

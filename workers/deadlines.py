@@ -24,6 +24,7 @@ from workers.timing import SAFETY
 
 log = logging.getLogger(__name__)
 REMIND_TTL = 30 * 86400
+TIMEOUT_RETRY = 30.0  # seconds before a submitted timeout is submitted again (a lost task)
 
 
 def due(store: Store, now: float, limit: int = 200) -> list[str]:
@@ -77,6 +78,7 @@ def process(
             run_auto(gid, seat, loaded.version)
         kind, acted = "auto", list(autos)
     paused = bool(meta.get("paused_at"))
+    timed_out: set[int] = set()
     for seat in movers:
         if seat in autos or paused:
             continue
@@ -93,7 +95,9 @@ def process(
                 log.exception("on_timeout failed for %s seat %s", gid, seat)
                 continue
             submit_timeout(gid, seat, text, timeout_key(loaded.version, seat))
+            _observe_lag(store.now() - clock.deadline)
             kind, acted = ("timeout" if kind != "auto" else kind), [*acted, seat]
+            timed_out.add(seat)
             continue
         due_now = [key for key, at in clock.reminders if at <= now]
         if not due_now:
@@ -103,20 +107,36 @@ def process(
         fresh = [k for k in due_now if k not in sent]
         if not fresh:
             continue
-        # Several leads due at once (the sweeper was down): one reminder, the latest; the
-        # claim on the latest key decides which sweeper sends it.
-        latest = fresh[-1]
-        if store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, latest), "1", nx=True, ex=REMIND_TTL):
-            for k in fresh[:-1]:
-                store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, k), "1", ex=REMIND_TTL)
-            left = (clock.deadline - now) if clock.deadline is not None else None
-            _remind(store, loaded, seat, user, left, latest)
-            if kind == "none":
-                kind = "remind"
-            acted.append(seat)
-    nxt = pipeline.index_time(store, gid, meta, loaded.seats, frozenset(movers), now)
+        # Decision: every lead is sent once, even late (after an outage of the sweeper both
+        # may be due at once): a restart must lose none. Each is claimed by its own key, so a
+        # second sweeper sends none of them again.
+        for lead in fresh:
+            if store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, lead), "1", nx=True, ex=REMIND_TTL):
+                left = (clock.deadline - now) if clock.deadline is not None else None
+                _remind(store, loaded, seat, user, left, lead)
+                _observe_lag(store.now() - dict(clock.reminders)[lead])
+                if kind == "none":
+                    kind = "remind"
+                if seat not in acted:
+                    acted.append(seat)
+    others = frozenset(s for s in movers if s not in timed_out)
+    nxt = pipeline.index_time(store, gid, meta, loaded.seats, others, now)
+    if timed_out:
+        # The timeout's commit writes the next entry; this one only re-tries a lost task. Not
+        # every sweep: a backlog of unapplied timeouts would be enqueued again each second.
+        nxt = min(nxt, now + TIMEOUT_RETRY) if nxt is not None else now + TIMEOUT_RETRY
     _reindex(store, gid, loaded.version, nxt, now)
     return SweepAction(gid, kind, tuple(acted))
+
+
+def _observe_lag(seconds: float) -> None:
+    """The metric of how late a reminder or timeout left the sweep (best effort)."""
+    try:
+        from workers.metrics import REMINDER_LAG
+
+        REMINDER_LAG.observe(max(0.0, seconds))
+    except Exception:  # pragma: no cover - a metric must never cost a reminder
+        log.debug("could not record the reminder lag", exc_info=True)
 
 
 def timeout_key(version: int, seat: int) -> str:
@@ -184,16 +204,33 @@ def _reindex(store: Store, gid: str, version: int, nxt: float | None, now: float
             return
 
 
+# Take up to ARGV[2] entries due by ARGV[1] and move them to ARGV[3] (a lease) in one step,
+# so concurrent sweepers split the due entries instead of all working through the same ones.
+_CLAIM_LUA = """
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
+return ids
+"""
+LEASE = 30.0  # seconds: a claimed entry whose sweeper died is taken again after this
+
+
+def claim(store: Store, now: float, limit: int = 200, lease: float = LEASE) -> list[str]:
+    """Due game ids, each leased to this sweeper until ``now + lease`` (processing it writes
+    the game's real next time; a crashed sweeper's entries come back after the lease)."""
+    ids = store.r.eval(_CLAIM_LUA, 1, K_DEADLINES, repr(now), str(limit), repr(now + lease))
+    return [g.decode() if isinstance(g, bytes) else str(g) for g in ids]
+
+
 def sweep_due(store: Store, now: float, handle: Callable[[str], object], *, limit: int = 200) -> int:
-    """One sweep: take due entries ``limit`` at a time until none is due, so its cost grows
-    with what is due, not with the number of games. An entry handled in this sweep but still
-    due (its game moved meanwhile) waits for the next sweep instead of looping."""
+    """One sweep: claim due entries ``limit`` at a time until none is due, so its cost grows
+    with what is due, not with the number of games, and two sweepers share the work. An entry
+    handled in this sweep and due again at once waits for the next sweep instead of looping."""
     seen: set[str] = set()
     while True:
-        batch = [g for g in due(store, now, limit + len(seen)) if g not in seen]
+        batch = [g for g in claim(store, now, limit) if g not in seen]
         if not batch:
             return len(seen)
-        for gid in batch[:limit]:
+        for gid in batch:
             seen.add(gid)
             handle(gid)
 

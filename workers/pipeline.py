@@ -317,11 +317,19 @@ def _seat_meta(
     """Missed-deadline bookkeeping of the acting seat, and what the table and the player are
     told when a timeout played for them (issue: a pick "typed by nobody" must say so).
 
-    A player's own move clears the count of consecutive misses; a timeout adds one, and at the
-    table's limit (``miss_limit``, default 2) the seat goes on autopilot until ``back``.
+    A player's own move clears the count of consecutive misses (and ends autopilot); a timeout
+    adds one, and at the table's limit (``miss_limit``, default 2) the seat goes on autopilot
+    until ``back`` or the player's own move.
     """
     key = f"misses:{seat}"
     if source == "player":
+        if loaded.meta.get(f"auto:{seat}") == "1":
+            # Decision: a player who moves for their own seat on autopilot is back, as with `back`.
+            name = display_names(store, loaded)[seat]
+            events.append(
+                public(f"👋 {name} is back and plays again; the automatic player steps aside.", kind="autopilot")
+            )
+            return {key: None, f"auto:{seat}": None}
         return {key: None} if loaded.meta.get(key) else {}
     if source != "timeout":
         return {}
@@ -421,7 +429,10 @@ def plan_after_step(
         if len(before) > 1 and len(after) == 1 and after < before:
             (last,) = after
             user = loaded.seats.get(last, BOT)
-            if not loaded.automatic(last):
+            # Decision: only when other people are at the table; against automatic players
+            # alone, who always choose at once, it would come every round.
+            people = [s for s in loaded.seats if s != last and not loaded.automatic(s)]
+            if not loaded.automatic(last) and people:
                 text = f"⏳ Everyone else has chosen in {game.info.name} `{gid}`: the table is waiting for you."
                 outgoing.append(
                     Outgoing(
@@ -489,7 +500,9 @@ def clock_meta(
     autos = {s for s in after if loaded.automatic(s)}
     humans = after - autos
     meta: dict[str, Any] = {"remind_at": None, "safety_at": f"{now + SAFETY:.3f}" if autos else None}
-    still = humans <= before and bool(loaded.meta.get("turn_at"))
+    # The same step goes on while nobody new is awaited (a simultaneous pick made by another
+    # seat, or the next part of the same player's turn); a new round starts a fresh clock.
+    still = after <= before and bool(loaded.meta.get("turn_at"))
     if not humans:
         meta.update({"deadline_at": None, "turn_at": None})
         return meta

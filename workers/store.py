@@ -13,8 +13,13 @@ key                              type    holds
 ``g:{gid}:meta``                 hash    game, title, status (lobby|active|over), options
                                          (JSON), seed, players, version, engine_version,
                                          home (``platform:chat``), creator, created_at,
-                                         updated_at, turn_hours, result (JSON), deadline_at,
-                                         remind_at, reminded (version)
+                                         updated_at, turn_hours, result (JSON); the clock
+                                         (workers/timing.py): timer, bank_secs,
+                                         vacation_days, miss_limit, quiet_deadlines,
+                                         turn_at, turn_v, deadline_at (humans), safety_at
+                                         (bots), paused_at, pause_votes, resume_votes, and
+                                         per seat ext:, bank_used:, away_until:,
+                                         away_used:, misses:, auto: (autopilot), mute:
 ``g:{gid}:lobby``                list    user keys that joined before the start, in order
 ``g:{gid}:seats``                hash    seat -> user key (``telegram:42``, ``console:you``,
                                          ``bot``)
@@ -38,7 +43,8 @@ key                              type    holds
 ``names:{platform}``             hash    lower-case display name -> user key (substitutes)
 ``deadlines``                    zset    gid -> unix time of its next reminder or timeout
                                          (mirrored from meta, rebuildable)
-``remind:{gid}:{v}:{seat}``      string  reminder de-duplication (set-if-absent, TTL)
+``remind:{gid}:{tv}:{seat}:{l}`` string  reminder de-duplication per step (``turn_v``),
+                                         seat and lead time (set-if-absent, TTL)
 ``outbox:{platform}``            stream  messages to deliver; consumer group ``delivery``
 ``sent:{key}``                   string  message keys already delivered (TTL), no resend
 ``callback:{token}``             string  long button payloads (Telegram's 64-byte limit)

@@ -82,6 +82,22 @@ def describe_timer(turn_secs: float) -> str:
     return f"{format_duration(turn_secs)} per turn"
 
 
+def table_summary(meta: Mapping[str, str]) -> str:
+    """The table's clock in one sentence (``new``, ``timer``, the notice of a change)."""
+    turn = fnum(meta, "turn_hours") * HOUR
+    bank = fnum(meta, "bank_secs")
+    days = fnum(meta, "vacation_days", DEFAULT_VACATION_DAYS)
+    misses = int(fnum(meta, "miss_limit", DEFAULT_MISSES))
+    parts = [f"Timer: {describe_timer(turn)}"]
+    if bank:
+        parts.append(f"time bank {format_duration(bank)} per player")
+    parts.append(f"vacation {format_duration(days * DAY)} per player")
+    parts.append(f"autopilot after {count(misses, 'missed deadline')} in a row" if misses else "no autopilot")
+    if meta.get("quiet_deadlines") == "1":
+        parts.append("deadlines wait for the end of a player's quiet hours")
+    return "; ".join(parts) + "."
+
+
 # ------------------------------------------------------------------ zones
 @lru_cache(maxsize=1)
 def _zone_names() -> tuple[str, ...]:
@@ -238,6 +254,21 @@ def quiet_end(user: Mapping[str, str], t: float) -> float | None:
     return None  # pragma: no cover - an end always comes within two days
 
 
+def quiet_start(user: Mapping[str, str], t: float) -> float | None:
+    """When the quiet hours ``t`` falls in began (UTC), or None when ``t`` is not quiet."""
+    if not in_quiet(user, t):
+        return None
+    win = _window(user.get("quiet"))
+    assert win is not None
+    tz = zone(user.get("tz"))
+    today = _wall(t, tz).date()
+    for offset in range(0, 3):
+        starts = [ts for ts in instants_at(today - timedelta(days=offset), win[0], tz) if ts <= t]
+        if starts:
+            return starts[0]
+    return None  # pragma: no cover - a start always comes within two days
+
+
 def out_of_quiet(user: Mapping[str, str], t: float) -> float:
     """``t``, or the end of the quiet hours it falls in."""
     end = quiet_end(user, t)
@@ -341,10 +372,22 @@ def seat_clock(meta: Mapping[str, str], seat: int, user: Mapping[str, str], now:
     for key, at in times:
         if away is not None and at < away:
             at = away
-        at = out_of_quiet(user, at)
-        if deadline is None or at < deadline:
-            moved.append((key, at))
-    return SeatClock(seat, deadline, tuple(sorted(moved, key=lambda x: (x[1], x[0]))), away)
+        later = out_of_quiet(user, at)
+        if deadline is not None and later >= deadline:
+            # Decision: a reminder that quiet hours would push past the deadline comes a minute
+            # before they begin instead (a last call before the night), if the turn had begun.
+            began = quiet_start(user, at)
+            early = began - 60 if began is not None else None
+            if early is not None and early > turn_at and (away is None or early >= away):
+                moved.append((key, early))
+            continue
+        moved.append((key, later))
+    # Leads that fall at the same moment (half time of a 2-hour turn is also an hour before
+    # its end; two last calls before the night) are one reminder, not two.
+    at_once: dict[float, str] = {}
+    for key, at in sorted(moved, key=lambda x: (x[1], x[0])):
+        at_once[at] = key
+    return SeatClock(seat, deadline, tuple((key, at) for at, key in sorted(at_once.items())), away)
 
 
 def next_due(clock: SeatClock, sent: set[str]) -> float | None:

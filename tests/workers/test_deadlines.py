@@ -173,11 +173,14 @@ def test_quiet_hours_postpone_the_reminder(store: Store, clock: list[float]) -> 
 
 def test_postponed_reminder_does_not_postpone_the_deadline(store: Store, clock: list[float]) -> None:
     """Quiet hours 22-8; reminder due at 00:00, deadline at 04:00: the index must point at 04:00
-    (it pointed at 08:00, so the timeout came four hours late)."""
+    (it pointed at 08:00, so the timeout came four hours late). The reminder, which quiet hours
+    would push past the deadline, comes as a last call a minute before they begin (21:59)."""
     clock[0] = DAY + 20 * H
-    gid = make_game(store, turn_hours=8)
     _quiet(store, A, "22-8")
+    gid = make_game(store, turn_hours=8)
     calls = Calls()
+    assert store.r.zscore(K_DEADLINES, gid) == DAY + 22 * H - 60
+    assert sweep(store, gid, DAY + 22 * H - 59, calls).kind == "remind"
     assert sweep(store, gid, DAY + 24 * H + 1, calls).kind == "none"
     assert store.r.zscore(K_DEADLINES, gid) == DAY + 28 * H
     assert deadlines.due(store, DAY + 28 * H + 1) == [gid]

@@ -53,6 +53,11 @@ def test_human_keeps_the_table_timer_after_the_bot_picked(store: Store, clock: l
     assert act.kind == "none" and calls == []
     # the index points at the human's first reminder (half time), not at a timeout
     assert store.r.zscore(K_DEADLINES, gid) == DAY + 10 * H + 12 * H
+    # the human picks last: the next round starts a fresh 24 hours, and a fresh net for the bot
+    clock[0] = DAY + 15 * H
+    assert pipeline.submit(store, gid, text="pick 1", idem="human", user=A).ok
+    meta = store.meta(gid)
+    assert float(meta["deadline_at"]) == clock[0] + 24 * H and float(meta["safety_at"]) == clock[0] + 15
 
 
 def test_a_timeout_tells_the_table_and_the_player(store: Store, clock: list[float]) -> None:

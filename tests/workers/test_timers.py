@@ -294,10 +294,13 @@ def test_autopilot_after_the_configured_misses_and_back(store: Store, clock: lis
     _, log = assert_replays(store, gid)
     assert [e["src"] for e in log if e["s"] == 0][-3:] == ["auto", "auto", "auto"]
     assert "(alice) is on autopilot" in say(cmds, A, "status")[1]
-    ok, text = say(cmds, A, "back")
-    assert ok and "hands your seat back" in text
+    # alice's own move also takes her seat back
+    assert pipeline.submit(store, gid, text="pick 3", idem="a-back", user=A).ok
     assert "auto:0" not in store.meta(gid) and "steps aside" in notices(store)[-1]
-    assert pipeline.submit(store, gid, text="pick 2", idem="a-own", user=A).ok
+    store.r.hset(k_meta(gid), "auto:0", "1")  # on autopilot again: `back` ends it too
+    ok, text = say(cmds, A, "back")
+    assert ok and "hands your seat back" in text, text
+    assert "auto:0" not in store.meta(gid) and "steps aside" in notices(store)[-1]
     assert assert_replays(store, gid)[1][-1]["src"] == "player"
 
 
@@ -316,6 +319,7 @@ def test_autopilot_plays_a_whole_seven_wonders_game(store: Store, clock: list[fl
     assert store.meta(gid)["status"] == "over"
     _, log = assert_replays(store, gid)
     assert {e["src"] for e in log} == {"auto"}
+    assert any(e["t"].startswith("pay") for e in log)  # a decision one player makes alone
 
 
 # ------------------------------------------------------------------ substitute
@@ -330,6 +334,8 @@ def test_substitute_takes_the_seat(store: Store, clock: list[float], cmds: Comma
     assert not ok and "Only the player who opened this table" in text
     ok, text = say(cmds, A, "sub 9 @carol")
     assert not ok and "no seat" in text.lower()
+    ok, text = say(cmds, A, "sub 2 @alice")
+    assert not ok and "already plays in this game" in text
     assert game_image(store) == before
     ok, text = say(cmds, A, "sub 2 @Carol")
     assert ok and "carol now plays" in text, text
@@ -411,3 +417,117 @@ def test_sweep_takes_due_entries_in_batches_until_none_is_due(store: Store, cloc
     assert deadlines.sweep_due(store, clock[0] + H + 1, handle, limit=3) == 7
     assert sorted(seen) == sorted(gids) and len(reminders(store)) == 7
     assert deadlines.sweep_due(store, clock[0] + H + 2, handle, limit=3) == 0
+
+
+# ------------------------------------------------------------------ simultaneous steps
+def test_the_last_one_to_choose_hears_that_everyone_waits(store: Store, clock: list[float]) -> None:
+    gid = make_game(store, "sim", turn_hours=24)
+    deadline = store.meta(gid)["deadline_at"]
+    assert pipeline.submit(store, gid, text="pick 2", idem="b", user=B).ok
+    assert store.meta(gid)["deadline_at"] == deadline  # one deadline for the whole step
+    pings = [m for m in outbox_messages(store) if m["type"] == "private" and m["user"] == A]
+    assert len(pings) == 1 and "the table is waiting for you" in pings[0]["text"]
+
+
+# ------------------------------------------------------------------ wall clocks
+@pytest.mark.parametrize(
+    ("zone", "quiet", "start", "end"),
+    [
+        # Athens, spring forward on 28 March 2027: deadline 02:00 EET -> 08:00 EEST (05:00 UTC)
+        ("Europe/Athens", "23:00-08:00", (2027, 3, 27, 16), (2027, 3, 28, 5)),
+        # Athens, fall back on 31 October 2027: deadline 02:00 EEST -> 08:00 EET (06:00 UTC)
+        ("Europe/Athens", "23:00-08:00", (2027, 10, 30, 15), (2027, 10, 31, 6)),
+        # New York, spring forward on 14 March 2027: deadline 01:00 EST -> 07:00 EDT (11:00 UTC)
+        ("America/New_York", "22:00-07:00", (2027, 3, 13, 22), (2027, 3, 14, 11)),
+        # New York, fall back on 7 November 2027: deadline 01:30 EDT -> 07:00 EST (12:00 UTC)
+        ("America/New_York", "22:00-07:00", (2027, 11, 6, 21, 30), (2027, 11, 7, 12)),
+        # Kolkata (+05:30): deadline 05:30 IST -> 07:30 IST (02:00 UTC)
+        ("Asia/Kolkata", "23:00-07:30", (2027, 1, 15, 16), (2027, 1, 16, 2)),
+    ],
+)
+def test_a_deadline_in_quiet_hours_waits_for_the_players_morning(
+    store: Store,
+    clock: list[float],
+    cmds: Commands,
+    zone: str,
+    quiet: str,
+    start: tuple[int, ...],
+    end: tuple[int, ...],
+) -> None:
+    from datetime import UTC, datetime
+
+    clock[0] = datetime(*start, tzinfo=UTC).timestamp()  # type: ignore[misc]
+    morning = datetime(*end, tzinfo=UTC).timestamp()  # type: ignore[misc]
+    assert say(cmds, A, f"settings tz={zone} quiet={quiet}")[0]
+    gid = make_game(store, turn_hours=8, chat=f"q{zone}")
+    store.r.hset(k_meta(gid), "quiet_deadlines", "1")
+    assert deadlines.rebuild_index(store, clock[0]) >= 1  # the option was set after the start
+    assert store.r.zscore(K_DEADLINES, gid) <= morning
+    sweep = Sweeper(store)
+    sweep(clock[0] + 8 * H + 1)  # the table's deadline passed, in the middle of alice's night
+    sweep(morning - 1)
+    assert record(store, gid)[0] == 1 and reminders(store, 0) == [(gid, "half")]
+    sweep(morning + 1)
+    assert assert_replays(store, gid)[1][-1]["src"] == "timeout"
+
+
+def test_concurrent_sweepers_apply_a_timeout_once(store: Store, clock: list[float]) -> None:
+    """Eight sweepers race on the same due game, then every timeout task they submitted runs at
+    once: ``on_timeout`` is applied exactly once, and the sweepers split the claimed entries."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    gids = [make_game(store, turn_hours=1, chat=f"cc{i}") for i in range(4)]
+    clock[0] += H + 1
+    submitted: list[tuple[str, int, str, str]] = []
+    handled: list[str] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(8)
+
+    def sweeper() -> None:
+        def handle(gid: str) -> None:
+            with lock:
+                handled.append(gid)
+            deadlines.process(
+                store, gid, clock[0], run_auto=lambda *a: None, submit_timeout=lambda *a: submitted.append(a)
+            )
+
+        barrier.wait(timeout=10)
+        deadlines.sweep_due(store, clock[0], handle, limit=1)
+
+    with ThreadPoolExecutor(8) as pool:
+        for f in [pool.submit(sweeper) for _ in range(8)]:
+            f.result(timeout=60)
+    assert sorted(handled) == sorted(gids)  # each due entry claimed by one sweeper only
+    with ThreadPoolExecutor(8) as pool:
+        for f in [pool.submit(tasks.timeout.run, *call) for call in submitted * 3]:
+            f.result(timeout=60)
+    for gid in gids:
+        _, log = assert_replays(store, gid)
+        assert [(e["s"], e["src"]) for e in log] == [(0, "timeout")]
+
+
+def test_no_waiting_ping_against_automatic_players_alone(store: Store, clock: list[float]) -> None:
+    gid = make_game(store, "sim", users=(A,), bots=1, turn_hours=24)
+    assert pipeline.submit(store, gid, text="pick 2", idem="bot", seat=1, source="auto").ok
+    assert not [m for m in outbox_messages(store) if m["type"] == "private" and "waiting for you" in m["text"]]
+
+
+def test_the_creator_changes_table_options_of_a_running_game(store: Store, clock: list[float], cmds: Commands) -> None:
+    gid = make_game(store, turn_hours=24)
+    ok, text = say(cmds, A, "timer fast misses=0 quiet_deadlines=on vacation=3d bank=1h")
+    assert ok, text
+    assert text == (
+        "Timer: fast (1 hour per turn); time bank 1 hour per player; vacation 3 days per player; "
+        "no autopilot; deadlines wait for the end of a player's quiet hours."
+    )
+    meta = store.meta(gid)
+    assert (meta["miss_limit"], meta["quiet_deadlines"], float(meta["vacation_days"])) == ("0", "1", 3.0)
+    assert "The table's clock is changed" in notices(store)[-1]
+    before = game_image(store)
+    for bad in ("timer misses=99", "timer vacation=90d", "timer quiet_deadlines=maybe", "timer fast fast"):
+        ok, text = say(cmds, A, bad)
+        assert not ok, bad
+    assert game_image(store) == before
+    ok, text = say(cmds, A, "timer misses=2 quiet_deadlines=off")
+    assert ok and "autopilot after 2 missed deadlines in a row" in text and "quiet_deadlines" not in store.meta(gid)

@@ -1,7 +1,9 @@
-"""Real processes: one Celery worker and two beat sweepers against the real server, nobody
-playing. Reminders fire once at each lead time, timeouts play ``on_timeout`` once, autopilot
-takes over after two misses and finishes the game — while the worker and a sweeper are
-killed (SIGKILL) and restarted between scheduling and firing.
+"""Real processes: one Celery worker and two beat processes against the real server, nobody
+playing. One beat holds the scheduler lease and the other stands by (``workers.leader``).
+Reminders fire once at each lead time, timeouts play ``on_timeout`` once, autopilot takes over
+after two misses and finishes the game — while the worker and a beat are killed (SIGKILL) and
+restarted between scheduling and firing. (Sweeps running truly at the same time are tested with
+threads in test_timers.py: ``test_concurrent_sweepers_apply_a_timeout_once``.)
 """
 
 from __future__ import annotations
@@ -38,12 +40,12 @@ def beat(redis_url: str, tmp: Path, name: str) -> subprocess.Popen[bytes]:
 def test_reminders_and_timeouts_once_across_restarts_with_two_sweepers(
     spawn: Any, store: Store, redis_url: str, tmp_path: Path
 ) -> None:
-    for user in (A, B):  # reminders at half time and one second before the deadline
+    for user in (A, B):  # reminders at half time and two seconds before the deadline
         store.r.hset(k_user(user), mapping={"name": user.split(":")[1], "remind": "half,2s"})
     w = spawn.worker("e2e")
     sweepers = [beat(redis_url, tmp_path, "s1"), beat(redis_url, tmp_path, "s2")]
     try:
-        gid = make_game(store, turn_hours=8 / 3600)  # 8 s per turn: reminders at 4 s and 6 s
+        gid = make_game(store, turn_hours=12 / 3600)  # 12 s per turn: reminders at 6 s and 10 s
         time.sleep(0.5)
         os.kill(sweepers[0].pid, signal.SIGKILL)  # a sweeper dies between scheduling and firing
         sweepers[0].wait(10)
@@ -61,9 +63,7 @@ def test_reminders_and_timeouts_once_across_restarts_with_two_sweepers(
     assert [e["s"] for e in timeouts] == [0, 1, 0, 1], [(e["s"], e["src"]) for e in log]
     assert {e["src"] for e in log[4:]} == {"auto"}
     assert len({e["k"] for e in log}) == len(log)
-    sent = Counter(
-        (m["turn_v"], m["seat"], m["lead"]) for m in outbox_messages(store) if m["type"] == "reminder"
-    )
+    sent = Counter((m["turn_v"], m["seat"], m["lead"]) for m in outbox_messages(store) if m["type"] == "reminder")
     assert all(n == 1 for n in sent.values()), sent  # no duplicates
     missed = {(str(int(e["k"].split(":")[1])), e["s"]) for e in timeouts}
     assert {(v, s) for v, s, _ in sent} == missed  # reminders only on the human turns

@@ -142,21 +142,25 @@ def test_default_reminders_at_half_time_and_an_hour_before() -> None:
     clock = timing.seat_clock(_meta(), 0, {}, utc(2027, 1, 16, 8))
     assert clock.deadline == utc(2027, 1, 17, 8)
     assert clock.reminders == (("half", utc(2027, 1, 16, 20)), ("3600s", utc(2027, 1, 17, 7)))
+    # a 2-hour turn: half time is also an hour before the end, one reminder
+    two = _meta(deadline_at=str(utc(2027, 1, 16, 10)))
+    assert timing.seat_clock(two, 0, {}, utc(2027, 1, 16, 8)).reminders == (("half", utc(2027, 1, 16, 9)),)
 
 
 def test_chosen_leads_quiet_hours_and_a_deadline_that_waits_for_morning() -> None:
     user = {"tz": "Europe/Athens", "quiet": "23:00-08:00", "remind": timing.parse_leads("half,3h,10m")}
     meta = _meta(deadline_at=str(utc(2027, 1, 17, 0)))  # 02:00 in Athens
     clock = timing.seat_clock(meta, 0, user, utc(2027, 1, 16, 8))
-    # half time 16:00 UTC = 18:00 Athens; 3 h before = 23:00 Athens (quiet) -> 08:00 = 06:00 UTC,
-    # after the deadline, so dropped; 10 m before (01:50 Athens) dropped too
-    assert clock.reminders == (("half", utc(2027, 1, 16, 16)),)
+    # half time 16:00 UTC = 18:00 Athens; 3 h before = 23:00 Athens and 10 m before = 01:50 are
+    # quiet, and their end (08:00) is past the deadline: one last call a minute before the night
+    last_call = utc(2027, 1, 16, 20, 59)  # 22:59 Athens
+    assert clock.reminders == (("half", utc(2027, 1, 16, 16)), ("600s", last_call))
     assert clock.deadline == utc(2027, 1, 17, 0)
     moved = timing.seat_clock({**meta, "quiet_deadlines": "1"}, 0, user, utc(2027, 1, 16, 8))
     assert moved.deadline == utc(2027, 1, 17, 6)  # 08:00 Athens
-    # counted back from 08:00 Athens, 3 h and 10 m before are still quiet hours: only half time
-    # (counted to the moved deadline: 08:00 UTC + 11 h = 19:00 UTC, 21:00 in Athens) remains
-    assert moved.reminders == (("half", utc(2027, 1, 16, 19)),)
+    # counted back from 08:00 Athens, 3 h and 10 m before are still quiet hours: the last call
+    # again; half time counts to the moved deadline (08:00 UTC + 11 h = 19:00 UTC, 21:00 Athens)
+    assert moved.reminders == (("half", utc(2027, 1, 16, 19)), ("600s", last_call))
 
 
 def test_time_bank_and_vacation_extend_the_deadline() -> None:

@@ -77,7 +77,8 @@ COMMANDS: dict[str, str] = {
     "resign": "`resign` — leave a running game",
     "settings": "`settings [tz=Europe/Athens] [quiet=23:00-08:00] [remind=half,1h]` — your time zone, quiet "
     "hours and reminder times",
-    "timer": "`timer [off|relaxed|standard|fast|blitz|90m] [bank=2h]` — the table's turn timer (creator)",
+    "timer": "`timer [off|relaxed|standard|fast|blitz|90m] [bank=2h] [vacation=7d] [misses=2]` — the table's "
+    "clock (creator)",
     "myturns": "`myturns` — every game waiting for you, longest first",
     "away": "`away 3d` — stop your clock while you are away (from your vacation budget)",
     "back": "`back` — end your vacation, or take your seat back from the automatic player",

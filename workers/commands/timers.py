@@ -22,7 +22,8 @@ from workers.timing import DAY, HOUR, BadSetting, format_duration
 
 TIMER_USAGE = (
     "`timer` takes a preset — `off`, `relaxed` (72 h), `standard` (24 h), `fast` (1 h), `blitz` (5 min) — "
-    "or a duration like `90m` or `2d`, and optionally `bank=2h` (a reserve per player), e.g. `timer fast bank=10m`."
+    "or a duration like `90m` or `2d`, and optionally `bank=2h` (a reserve per player), `vacation=7d`, "
+    "`misses=2` and `quiet_deadlines=on`, e.g. `timer fast bank=10m`."
 )
 TABLE_OPTIONS = ("timer", "bank", "vacation", "misses", "quiet_deadlines")
 
@@ -107,16 +108,7 @@ class TimerCommands(CommandBase):
         return reply
 
     def _clock_summary(self, meta: dict[str, str], turn: float) -> str:
-        bank = timing.fnum(meta, "bank_secs")
-        days = timing.fnum(meta, "vacation_days", timing.DEFAULT_VACATION_DAYS)
-        misses = int(timing.fnum(meta, "miss_limit", timing.DEFAULT_MISSES))
-        parts = [f"Timer: {timing.describe_timer(turn)}"]
-        if bank:
-            parts.append(f"time bank {format_duration(bank)} per player")
-        parts.append(f"vacation {format_duration(days * DAY)} per player")
-        if misses:
-            parts.append(f"autopilot after {misses} missed deadlines in a row")
-        return "; ".join(parts) + "."
+        return timing.table_summary({**meta, "turn_hours": repr(turn / HOUR)})
 
     # --------------------------------------------------------------- timer
     def cmd_timer(self, ctx: Context, rest: str) -> Reply:
@@ -125,32 +117,29 @@ class TimerCommands(CommandBase):
         if not tail:
             turn = float(meta.get("turn_hours") or 0) * HOUR
             return say(self._clock_summary(meta, turn) + " The table's creator can change it: " + TIMER_USAGE)
-        new_turn: float | None = None
-        label = ""
-        bank: float | None = None
+        opts: dict[str, str] = {}
         for word in tail.split():
             key, sep, value = word.partition("=")
-            if sep and key.lower() == "bank":
-                bank = timing.parse_duration(value)
-                if bank is None or not 0 <= bank <= timing.MAX_BANK:
-                    return error("`bank` is a reserve per player up to 30 days, e.g. `bank=2h`.", "command/usage")
-                continue
-            parsed = parse_timer(word)
-            if parsed is None or new_turn is not None:
+            key = key.lower() if sep else "timer"
+            if key not in TABLE_OPTIONS or key in opts or not (value if sep else word):
                 return error(TIMER_USAGE, "command/usage")
-            new_turn, label = parsed
+            opts[key] = value if sep else word
+        try:
+            fields = _table_options(opts)
+        except BadSetting as exc:
+            return error(str(exc), "command/usage")
         if meta.get("status") == "lobby":
             if meta.get("creator") != ctx.user_key:
                 return error("Only the player who opened this table can change the timer.", "auth/not_creator")
-            fields: dict[str, Any] = {}
-            if new_turn is not None:
-                fields.update({"turn_hours": repr(new_turn / HOUR), "timer": label})
-            if bank is not None:
-                fields["bank_secs"] = f"{bank:.0f}"
-            self.store.r.hset(k_meta(gid), mapping=fields)
+            sets = {k: v for k, v in fields.items() if v is not None}
+            dels = [k for k, v in fields.items() if v is None]
+            if sets:
+                self.store.r.hset(k_meta(gid), mapping=sets)
+            if dels:
+                self.store.r.hdel(k_meta(gid), *dels)
             meta = self.store.meta(gid)
             return say(self._clock_summary(meta, float(meta.get("turn_hours") or 0) * HOUR))
-        return say(clock.set_timer(self.store, gid, ctx.user_key, new_turn, bank, label).reply)
+        return say(clock.set_timer(self.store, gid, ctx.user_key, fields).reply)
 
     # ------------------------------------------------------------ vacation
     def cmd_away(self, ctx: Context, rest: str) -> Reply:
