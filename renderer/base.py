@@ -211,6 +211,7 @@ def clear_font_cache() -> None:
     font.cache_clear()
     text_width.cache_clear()
     _sprite.cache_clear()
+    _long_sprite.cache_clear()
 
 
 # Characters the built-in fallback font lacks, and a safe spelling for each.
@@ -344,6 +345,15 @@ def _sprite(
     return _render_masks(text, fnt, anchor, stroke)
 
 
+@functools.lru_cache(maxsize=256)
+def _long_sprite(
+    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
+) -> tuple[int, int, Image.Image, Image.Image | None]:
+    """Cached masks of long strings (sentences): fewer of them are kept, as each is larger;
+    event-card texts, footers and the bank line repeat from one turn's board to the next."""
+    return _render_masks(text, fnt, anchor, stroke)
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -357,8 +367,8 @@ def draw_text(
 ) -> None:
     """Draw ``text`` at ``xy`` with a Pillow ``anchor``; a ``stroke`` halo keeps it readable on lines.
 
-    TrueType text is drawn from masks (positions rounded to whole pixels); short strings'
-    masks are cached, long one-off sentences are rendered each time so the cache stays small.
+    TrueType text is drawn from cached masks (positions rounded to whole pixels); long
+    sentences have a cache of their own, smaller in entries, so neither grows large.
     Bitmap fallback fonts (no anchor support) are placed by hand.
     """
     text = safe_text(text)
@@ -368,7 +378,7 @@ def draw_text(
     if drawn is not None:
         drawn.append(text)
     if isinstance(fnt, ImageFont.FreeTypeFont):
-        masks = _sprite if len(text) <= _SPRITE_MAX_CHARS else _render_masks
+        masks = _sprite if len(text) <= _SPRITE_MAX_CHARS else _long_sprite
         dx, dy, fill_mask, stroke_mask = masks(text, fnt, anchor, stroke)
         pos = (round(xy[0]) + dx, round(xy[1]) + dy)
         if stroke_mask is not None:
@@ -477,11 +487,13 @@ def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 # Boards are written as palette images (``colours``): the art is flat colours plus the
 # anti-aliased edges of text, so 64 colours chosen for the image (fast octree, no dithering)
 # look the same at full size and when a chat app scales the image, and a palette PNG is a
-# third of the raw data; with zlib level 6 a board drops from ~330 KB (RGB) to well under
-# 150 KB (measured with bench/bench_render.py and bench/bench_render_seven_wonders.py).
+# third of the raw data; with zlib level 5 a board drops from ~345 KiB (RGB) to ~120 KiB
+# (measured with bench/bench_render_size.py). A board still over 150 KiB (about 1 in 30 of
+# sampled real boards: a turn of five conquests, an 8-city table at the end) is deflated
+# again at level 6, then 9: level 6 everywhere would cost half again as much CPU per board.
 PNG_ZLIB_LEVEL: Final[int] = 3
 BOARD_COLOURS: Final[int] = 64
-BOARD_ZLIB_LEVEL: Final[int] = 6
+BOARD_ZLIB_LEVEL: Final[int] = 5
 _PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
 _PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4), "P": (3, 1)}
 
@@ -490,10 +502,47 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
+PALETTE_STRIDE: Final[int] = 3
+
+
 def quantized(image: Image.Image, colours: int = BOARD_COLOURS) -> Image.Image:
-    """``image`` as a palette image of at most ``colours`` colours (fast octree, no dither)."""
+    """``image`` as a palette image of at most ``colours`` colours (no dither).
+
+    The palette is chosen (fast octree) from every third pixel of every third row — exact
+    pixels, not averages — and the whole image is then mapped to it: a quarter of the time
+    of choosing it from all pixels, with the same error (a mean of ~0.6 levels per channel
+    measured on a finished Duellum board: flat art has few colours, all of them frequent).
+    """
     rgb = image if image.mode == "RGB" else image.convert("RGB")
-    return rgb.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    width, height = rgb.size
+    sample = rgb
+    if width >= 4 * PALETTE_STRIDE and height >= 4 * PALETTE_STRIDE:
+        size = (width // PALETTE_STRIDE, height // PALETTE_STRIDE)
+        sample = rgb.resize(size, Image.Resampling.NEAREST)
+    palette = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _png(image: Image.Image, levels: Sequence[int], palette: bytes = b"", budget: int | None = None) -> bytes:
+    """PNG bytes of ``image`` deflated at ``levels[0]``; each further level is tried only
+    while the file is over ``budget`` bytes (a rare, very full board pays for a slower,
+    tighter compression; every other board stays fast)."""
+    colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
+    width, height = image.size
+    raw = memoryview(image.tobytes())
+    stride = width * channels
+    zero = b"\x00"
+    data = b"".join([part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])])
+    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    chunks = _png_chunk(b"IHDR", header)
+    if palette:
+        chunks += _png_chunk(b"PLTE", palette)
+    out = b""
+    for level in levels:
+        out = _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", zlib.compress(data, level)) + _png_chunk(b"IEND", b"")
+        if budget is None or len(out) <= budget:
+            break
+    return out
 
 
 def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL, colours: int | None = None) -> bytes:
@@ -502,31 +551,29 @@ def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL, colours: int | N
     With ``colours`` the image is first reduced to a palette of that many colours and written
     as an indexed PNG (what the boards use: see the comment above).
     """
-    palette = b""
     if colours is not None:
         image = quantized(image, colours)
-        extrema = image.getextrema()
-        top = int(extrema[1]) if isinstance(extrema[1], int | float) else colours - 1
-        palette = bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
-    elif image.mode not in _PNG_COLOUR_TYPE or image.mode == "P":
+        return _png(image, (level,), _palette_bytes(image, colours))
+    if image.mode not in _PNG_COLOUR_TYPE or image.mode == "P":
         image = image.convert("RGB")
-    colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
-    width, height = image.size
-    raw = memoryview(image.tobytes())
-    stride = width * channels
-    zero = b"\x00"
-    rows = [part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])]
-    idat = zlib.compress(b"".join(rows), level)
-    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
-    chunks = _png_chunk(b"IHDR", header)
-    if palette:
-        chunks += _png_chunk(b"PLTE", palette)
-    return _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+    return _png(image, (level,))
+
+
+def _palette_bytes(image: Image.Image, colours: int) -> bytes:
+    extrema = image.getextrema()
+    top = int(extrema[1]) if isinstance(extrema[1], int | float) else colours - 1
+    return bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
+
+
+BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (6, then 9)
 
 
 def encode_board(image: Image.Image) -> bytes:
-    """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`)."""
-    return encode_png(image, BOARD_ZLIB_LEVEL, colours=BOARD_COLOURS)
+    """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`), at most
+    :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce."""
+    palette_image = quantized(image, BOARD_COLOURS)
+    palette = _palette_bytes(palette_image, BOARD_COLOURS)
+    return _png(palette_image, (BOARD_ZLIB_LEVEL, 6, 9), palette, BOARD_BUDGET)
 
 
 # ----------------------------------------------------------------------------- static-layer cache

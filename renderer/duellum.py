@@ -1,9 +1,9 @@
 """Antike Duellum board image (public) and hand image (private), from a view dict only.
 
-Layout of the public board, 1600 px wide; its height grows with what it must say:
+Layout of the public board, 1200 px wide; its height grows with what it must say:
 
     header: who is to move (or who won) and the score, big; the turn and awaited action
-    map: 1600 x 1000, the data file's coordinates 1:1 (regions, borders, pieces), legend below
+    map: 1200 x 750, the data file's coordinates scaled by 0.75 (regions, borders, pieces), legend
     rondel | last turn (every sentence, most important first)
     nation panel (seat 0) | nation panel (seat 1)
     face-up event row with whole card texts, deck and discard; the bank
@@ -66,10 +66,10 @@ from renderer.placement import Box
 from renderer.viewdata import as_list, as_map, as_opt_int, as_str, str_list
 
 GAME_ID = "duellum"
-WIDTH = 1600
-MAP_H = 1000
-LEGEND_H = 50
-RONDEL = 520  # the rondel's square
+WIDTH = 1200
+MAP_H = 750
+LEGEND_H = 84
+RONDEL = 440  # the rondel's square
 M = 10  # outer margin and gap between panels
 
 
@@ -151,9 +151,8 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     image = new_canvas((WIDTH, plan.height), PAPER)
     draw = ImageDraw.Draw(image)
     draw_header(draw, plan.header, view, owner_list)
-    map_image = base.image.copy()
-    draw_pieces(ImageDraw.Draw(map_image), view, base.layout, owner_list, changed_regions(view))
-    image.paste(map_image, (0, plan.map_top))
+    image.paste(base.image, (0, plan.map_top))
+    draw_pieces(draw, view, base.layout.moved(plan.map_top), owner_list, changed_regions(view))
     draw.line((0, plan.map_top - 1, WIDTH, plan.map_top - 1), fill=INK, width=2)
     image.paste(base.rondel, (round(plan.rondel[0]), round(plan.rondel[1])))
     players = [as_map(p) for p in as_list(view.get("players"))]

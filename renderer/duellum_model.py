@@ -22,6 +22,7 @@ TECHS: tuple[str, ...] = ("STRATA", "NAVIGATIO", "MONETA", "RES PUBLICA", "COMME
 PERSONALITIES: tuple[str, ...] = ("king", "scholar", "general", "navigator", "citizen")
 WIN_PERSONALITIES = 9
 NAVIGATOR_STEP = 7
+MAP_SCALE = 0.75  # the data file's 1600 x 1000 map is drawn 1200 x 750 (see renderer.duellum)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +66,8 @@ def geometry(view: Mapping[str, Any]) -> Geometry:
             name=as_str(r.get("name"), as_str(r.get("id"))),
             kind=as_str(r.get("kind"), "LAND").upper(),
             city_site=as_bool(r.get("city_site")),
-            x=as_int(r.get("x")),
-            y=as_int(r.get("y")),
+            x=round(as_int(r.get("x")) * MAP_SCALE),
+            y=round(as_int(r.get("y")) * MAP_SCALE),
         )
         for r in (as_map(item) for item in as_list(view.get("regions")))
     )

@@ -29,6 +29,7 @@ from renderer.base import (
     PANEL_EDGE,
     RGB,
     WHITE,
+    Font,
     draw_lines,
     draw_text,
     fit_font,
@@ -70,6 +71,7 @@ def player_label(view: Mapping[str, Any], owner: Owner) -> str:
 # ----------------------------------------------------------------------------- header
 
 TITLE_SIZE = 46
+TITLE_MIN = 34
 STATUS_SIZE = 32
 
 
@@ -113,8 +115,12 @@ def _score_width(owner_list: Sequence[Owner]) -> float:
 def _headline_layout(view: Mapping[str, Any], owner_list: Sequence[Owner], width: float) -> tuple[list[str], Any]:
     movers = _movers(view, owner_list)
     room = width - 2 * PAD - 44 * len(movers) - _score_width(owner_list) - 30
-    fnt = font(TITLE_SIZE, "bold")
-    return wrap(headline(view, owner_list), fnt, room), fnt
+    text = headline(view, owner_list)
+    for size in range(TITLE_SIZE, TITLE_MIN - 1, -2):  # one line if it fits at a large size
+        fnt = font(size, "bold")
+        if text_width(text, fnt) <= room:
+            return [text], fnt
+    return wrap(text, fnt, room), fnt
 
 
 def header_height(view: Mapping[str, Any], owner_list: Sequence[Owner], width: float) -> float:
@@ -155,9 +161,10 @@ def draw_header(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], ow
 
 
 def draw_legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """Static key on one line: border styles and region kinds (colour is never the only cue)."""
-    x, y = box[0] + PAD, (box[1] + box[3]) / 2
+    """Static key in two rows: border styles, then region kinds, temple and wall (colour is
+    never the only cue)."""
     fnt = font(22)
+    x, y = box[0] + PAD, box[1] + (box[3] - box[1]) / 4
     for colour, label in (("RED", "legions cross"), ("BLUE", "galleys cross"), ("REDBLUE", "both cross")):
         rgb = BORDER_COLOUR[colour]
         if colour == "BLUE":
@@ -169,11 +176,12 @@ def draw_legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
             draw.line((x, y, x + 36, y), fill=rgb, width=5)
         draw_text(draw, (x + 44, y), label, fnt, INK, anchor="lm")
         x += 44 + text_width(label, fnt) + 30
+    x, y = box[0] + PAD, box[1] + 3 * (box[3] - box[1]) / 4
     for kind, label in (("LAND", "land"), ("MIXED", "coast"), ("SEA", "sea")):
         draw.ellipse((x, y - 12, x + 24, y + 12), fill=KIND_FILL[kind], outline=INK, width=2)
         draw_text(draw, (x + 32, y), label, fnt, INK, anchor="lm")
         x += 32 + text_width(label, fnt) + 24
-    draw.ellipse((x, y - 12, x + 24, y + 12), fill=KIND_FILL["MIXED"], outline=INK, width=5)
+    draw.ellipse((x, y - 12, x + 24, y + 12), fill=KIND_FILL["MIXED"], outline=INK, width=4)
     draw_text(draw, (x + 32, y), "city site", fnt, INK, anchor="lm")
     x += 32 + text_width("city site", fnt) + 30
     icons.temple(draw, x + 16, y, 30)
@@ -261,16 +269,18 @@ def draw_nation(
     draw.line((x0 + 3, y0 + TITLE_H, x1 - 3, y0 + TITLE_H), fill=INK, width=2)
     mid = y0 + 3 + (TITLE_H - 3) / 2
     icons.stone(draw, x0 + 34, mid, 21, owner.fill, owner.ink, owner.letter)
-    vp_text = f"{as_int(player.get('vp'))}/{WIN_PERSONALITIES} VP"
+    vp_text = f"{as_int(player.get('vp'))}/{WIN_PERSONALITIES}"
     vp_font = font(40, "bold")
     right = x1 - PAD
+    draw_text(draw, (right, mid + 2), "VP", font(22, "bold"), owner.ink, anchor="rm")
+    right -= text_width("VP", font(22, "bold")) + 6
     draw_text(draw, (right, mid), vp_text, vp_font, owner.ink, anchor="rm")
-    right -= text_width(vp_text, vp_font) + 16
+    right -= text_width(vp_text, vp_font) + 14
     tag = "WINNER" if winner else ("TO MOVE" if to_move else "")
     if tag:
-        tag_font = font(26, "bold")
+        tag_font = font(22, "bold")
         tw = text_width(tag, tag_font) + 24
-        draw.rounded_rectangle((right - tw, mid - 20, right, mid + 20), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
+        draw.rounded_rectangle((right - tw, mid - 18, right, mid + 18), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
         draw_text(draw, (right - tw / 2, mid), tag, tag_font, INK, anchor="mm")
         right -= tw + 12
         draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
@@ -350,7 +360,7 @@ def _personality(draw: ImageDraw.ImageDraw, x: float, y: float, key: str, n: int
     draw.rectangle((x, y - 24, x + 34, y + 20), fill=WHITE if n else PANEL, outline=colour, width=2)
     draw_text(draw, (x + 17, y - 2), key[:1].upper(), font(26, "bold"), colour, anchor="mm")
     draw_text(draw, (x + 42, y - 2), str(n), font(36, "bold"), colour, anchor="lm")
-    draw_text(draw, (x, y + 26), key.title(), font(22), colour)
+    draw_text(draw, (x, y + 26), key.title(), font(20), colour)
 
 
 # ----------------------------------------------------------------------------- event row
@@ -464,9 +474,29 @@ def importance(sentence: str) -> int:
 _CLOSING = re.compile(r"^\S+ (finish moving|finish their conquests|end their turn)\.$|^\S+ finish [A-Z]+\.$")
 
 
+_DECLARE = re.compile(r"^\S+ declare the conquest of (.+?) \(defence \d+\)\.$")
+
+
+def _settled(sentence: str, later: Sequence[str]) -> bool:
+    """True for a conquest declaration whose outcome a later sentence reports.
+
+    Decision: the board then shows only the outcome ("conquer Roma …, losing 3 legions" or
+    "Roma is safe (defence 3 against 2) …"): the losses equal the defence, so nothing is lost,
+    and a turn of five conquests keeps five lines instead of ten.
+    """
+    m = _DECLARE.match(sentence.strip())
+    if m is None:
+        return False
+    city = m.group(1)
+    return any(f"conquer {city} " in s or s.startswith(f"{city} is safe") for s in later)
+
+
 def ordered_summary(summary: Sequence[str]) -> list[str]:
     """The last turn's sentences, most important first (stable within a rank)."""
-    return sorted((s for s in summary if not _CLOSING.match(s.strip())), key=importance)
+    kept = [
+        s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])
+    ]
+    return sorted(kept, key=importance)
 
 
 def is_setup(view: Mapping[str, Any]) -> bool:
@@ -481,12 +511,24 @@ def log_title(view: Mapping[str, Any], owner_list: Sequence[Owner]) -> tuple[str
     """The caption of the summary box and the stone shown with it."""
     if is_setup(view):
         return "Start of the game", None
-    mover = owner_of(owner_list, as_map(view.get("last_turn")).get("seat"))
-    return ("Last turn: " + mover.name if mover else "Last turn"), mover
+    seat = as_opt_int(as_map(view.get("last_turn")).get("seat"))
+    mover = owner_of(owner_list, seat)
+    # While a nation is still in its turn the engine's record is that turn so far.
+    ongoing = not as_bool(view.get("over")) and seat is not None and seat == as_opt_int(view.get("active"))
+    word = "This turn" if ongoing else "Last turn"
+    return (f"{word}: {mover.name}" if mover else word), mover
+
+
+LOG_LONG = 12  # more sentences than this are set a little smaller (28 px)
+
+
+def _log_font(view: Mapping[str, Any]) -> Font:
+    sentences = ordered_summary(str_list(as_map(view.get("last_turn")).get("summary")))
+    return font(LOG_BODY if len(sentences) <= LOG_LONG else LOG_BODY - 4)
 
 
 def _log_lines(view: Mapping[str, Any], width: float) -> list[str]:
-    body = font(LOG_BODY)
+    body = _log_font(view)
     lines: list[str] = []
     for sentence in ordered_summary(str_list(as_map(view.get("last_turn")).get("summary"))):
         wrapped = wrap(sentence, body, width - 2 * PAD - 30)
@@ -496,7 +538,7 @@ def _log_lines(view: Mapping[str, Any], width: float) -> list[str]:
 
 def log_height(view: Mapping[str, Any], width: float) -> float:
     """Height of the summary box with every sentence."""
-    return 66 + line_height_of(font(LOG_BODY)) * len(_log_lines(view, width)) + 14
+    return 66 + line_height_of(_log_font(view)) * len(_log_lines(view, width)) + 14
 
 
 def draw_log(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]) -> None:
@@ -509,7 +551,7 @@ def draw_log(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner
         icons.stone(draw, x + 18, y0 + 32, 18, mover.fill, mover.ink, mover.letter)
         x += 44
     draw_text(draw, (x, y0 + 32), title, font(LOG_TITLE, "bold"), INK, anchor="lm")
-    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), font(LOG_BODY), INK)
+    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), _log_font(view), INK)
 
 
 # ----------------------------------------------------------------------------- bank

@@ -32,7 +32,7 @@ from renderer.seven_wonders_panels import draw_panel, plan_panel
 from renderer.viewdata import as_map
 
 GAME_ID: Final[str] = "seven-wonders"
-WIDTH: Final[int] = 1600
+WIDTH: Final[int] = 1200
 MARGIN: Final[int] = 14
 GAP: Final[int] = 14
 COLUMNS: Final[int] = 2

@@ -25,7 +25,6 @@ from renderer.base import (
     WHITE,
     draw_text,
     fit_font,
-    fit_text,
     font,
     fonts_signature,
     new_canvas,
@@ -38,13 +37,13 @@ from renderer.seven_wonders_model import AGE_NAMES, City, Token
 from renderer.seven_wonders_panels import SPRITES, Item, Sprite, flow
 from renderer.viewdata import as_bool, as_int, as_map, as_str
 
-RING_W: Final[int] = 620
+RING_W: Final[int] = 500
 _AGE_TURN: Final[re.Pattern[str]] = re.compile(r"^\s*Age [IV]+, turn \d+/\d+:\s*")
 NODE_R: Final[int] = 20
 
 
 def _legend_items() -> list[Item]:
-    small = font(18)
+    small = font(20)
 
     def labelled(tokens: Sequence[Token], label: str) -> Item:
         tw = ic.tokens_width(tokens)
@@ -84,7 +83,11 @@ def _legend_items() -> list[Item]:
 def _title(view: Mapping[str, Any], cities: Sequence[City]) -> tuple[str, str]:
     age = AGE_NAMES.get(as_int(view.get("age")), str(as_int(view.get("age"))))
     if as_str(view.get("step")) == "over":
-        totals = [(as_int(c.score.get("total")), c.name) for c in cities if c.score is not None]
+        totals = [
+            (as_int(c.score.get("total")), f"{c.name} ({c.player})" if c.player else c.name)
+            for c in cities
+            if c.score is not None and not c.free_city
+        ]
         best = max((t for t, _ in totals), default=0)
         leaders = " and ".join(name for t, name in totals if t == best)
         status = f"Game over — top score: {leaders} with {best} VP" if totals else "Game over"
@@ -170,9 +173,9 @@ def draw_header(
             holder = next((c.played_by for c in cities if c.played_by), "")
             text = "Hands swap each turn" + (f"; {holder} plays the Free City this turn." if holder else ".")
         elif direction == "right":
-            text = "This Age hands pass to the RIGHT (counter-clockwise on the ring)."
+            text = "Hands pass RIGHT this Age (counter-clockwise)."
         else:
-            text = "This Age hands pass to the LEFT (clockwise on the ring)."
+            text = "Hands pass LEFT this Age (clockwise)."
         y += 4
         direction_font = fit_font(text, 24, left_w, "bold", 14)
         draw_text(draw, (x, y - 22), text, direction_font, INK, anchor="lm")
@@ -182,7 +185,7 @@ def draw_header(
 
 def _node_positions(n: int, box: Box) -> list[tuple[float, float]]:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 4
-    rx, ry = 112.0, min(112.0, (box[3] - box[1]) / 2 - 56)
+    rx, ry = 96.0, min(104.0, (box[3] - box[1]) / 2 - 56)
     return [
         (cx + rx * math.cos(math.radians(-90 + 360 * i / n)), cy + ry * math.sin(math.radians(-90 + 360 * i / n)))
         for i in range(n)
@@ -229,7 +232,6 @@ def draw_ring(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], cities: Sequen
         word = "right ↺" if direction == "right" else "left ↻"
         draw_text(draw, (cx, cy - 12), f"Age {age}", font(20, "bold"), INK, anchor="mm")
         draw_text(draw, (cx, cy + 14), f"pass {word}", font(18), INK, anchor="mm")
-    label_font = font(18, "bold")
     for i, city in enumerate(cities):
         px, py = pos[i]
         draw.ellipse((px - NODE_R, py - NODE_R, px + NODE_R, py + NODE_R), fill=WHITE, outline=INK, width=3)
@@ -241,12 +243,12 @@ def draw_ring(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], cities: Sequen
         c, s = math.cos(angle), math.sin(angle)
         if c > 0.3:
             room = box[2] - 10 - (px + NODE_R + 8)
-            draw_text(draw, (px + NODE_R + 8, py), fit_text(name, label_font, room), label_font, INK, anchor="lm")
+            draw_text(draw, (px + NODE_R + 8, py), name, fit_font(name, 20, room, "bold", 12), INK, anchor="lm")
         elif c < -0.3:
             room = (px - NODE_R - 8) - box[0] - 10
-            draw_text(draw, (px - NODE_R - 8, py), fit_text(name, label_font, room), label_font, INK, anchor="rm")
+            draw_text(draw, (px - NODE_R - 8, py), name, fit_font(name, 20, room, "bold", 12), INK, anchor="rm")
         else:
             room = box[2] - box[0] - 20
             ty = py - NODE_R - 4 if s < 0 else py + NODE_R + 4
             anchor = "md" if s < 0 else "ma"
-            draw_text(draw, (px, ty), fit_text(name, label_font, room), label_font, INK, anchor=anchor)
+            draw_text(draw, (px, ty), name, fit_font(name, 20, room, "bold", 12), INK, anchor=anchor)

@@ -19,7 +19,9 @@ from renderer.base import INK, RGB, WHITE, draw_text, font, ink_on, text_width
 from renderer.icons import outlined
 from renderer.seven_wonders_model import RES_LETTER, Token
 
-S: Final[int] = 24  # symbol size in pixels
+S: Final[int] = 30  # symbol size in pixels
+TOKEN_FONT: Final[int] = 22  # numbers and letters on symbols
+WORD_FONT: Final[int] = 21  # short effect words on card chips
 GAP: Final[int] = 3
 
 RES_FILL: Final[Mapping[str, RGB]] = {
@@ -47,12 +49,12 @@ def token_width(t: Token) -> float:
     if t.kind == "or":
         return 8
     if t.kind == "vp":
-        return text_width(f"{t.n}VP", font(18, "bold")) + 10
+        return text_width(f"{t.n}VP", font(TOKEN_FONT, "bold")) + 12
     if t.kind == "shield":
-        return S if t.n < 10 else S + 8
+        return S if t.n < 10 else S + 10
     if t.kind == "coin":
-        return S + (8 if t.n >= 10 else 0)
-    return text_width(t.value, font(18)) + 2
+        return S + (10 if t.n >= 10 else 0)
+    return text_width(t.value, font(WORD_FONT)) + 2
 
 
 def tokens_width(tokens: Iterable[Token]) -> float:
@@ -81,8 +83,8 @@ def draw_token(draw: ImageDraw.ImageDraw, x: float, cy: float, t: Token) -> None
     elif t.kind == "or":
         draw.line((x + 6, cy - 9, x + 2, cy + 9), fill=INK, width=2)
     elif t.kind == "vp":
-        rrect(draw, (x, cy - 12, x + w, cy + 12), VP_FILL, INK, cut=6)
-        draw_text(draw, (x + w / 2, cy), f"{t.n}VP", font(18, "bold"), INK, anchor="mm")
+        rrect(draw, (x, cy - 15, x + w, cy + 15), VP_FILL, INK, cut=6)
+        draw_text(draw, (x + w / 2, cy), f"{t.n}VP", font(TOKEN_FONT, "bold"), INK, anchor="mm")
     elif t.kind == "shield":
         shield(draw, x + w / 2, cy, w, str(t.n))
     elif t.kind == "sci":
@@ -90,7 +92,7 @@ def draw_token(draw: ImageDraw.ImageDraw, x: float, cy: float, t: Token) -> None
     elif t.kind == "coin":
         coin(draw, x + w / 2, cy, w / 2, str(t.n))
     else:
-        draw_text(draw, (x + 1, cy), t.value, font(18), INK, anchor="lm")
+        draw_text(draw, (x + 1, cy), t.value, font(WORD_FONT), INK, anchor="lm")
 
 
 def resource(draw: ImageDraw.ImageDraw, x: float, cy: float, res: str, size: float = S) -> None:
@@ -98,7 +100,7 @@ def resource(draw: ImageDraw.ImageDraw, x: float, cy: float, res: str, size: flo
     fill = RES_FILL.get(res, (200, 200, 200))
     rrect(draw, (x, cy - size / 2, x + size, cy + size / 2), fill, INK)
     letter = RES_LETTER.get(res, res[:1].upper())
-    draw_text(draw, (x + size / 2, cy + 1), letter, font(18, "bold"), ink_on(fill), anchor="mm")
+    draw_text(draw, (x + size / 2, cy + 1), letter, font(round(size * 0.75), "bold"), ink_on(fill), anchor="mm")
 
 
 def shield(draw: ImageDraw.ImageDraw, cx: float, cy: float, width: float, label: str = "") -> None:
@@ -115,14 +117,15 @@ def shield(draw: ImageDraw.ImageDraw, cx: float, cy: float, width: float, label:
     ]
     outlined(draw, points, SHIELD_FILL)
     if label:
-        draw_text(draw, (cx, cy - 2), label, font(18, "bold"), WHITE, anchor="mm")
+        draw_text(draw, (cx, cy - 2), label, font(TOKEN_FONT, "bold"), WHITE, anchor="mm")
 
 
 def coin(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, label: str = "") -> None:
     """A gold coin, optionally with its value."""
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=COIN_FILL, outline=INK, width=2)
     if label:
-        draw_text(draw, (cx, cy), label, font(18 if len(label) < 3 else 16, "bold"), INK, anchor="mm")
+        size = round(radius * (1.45 if len(label) < 2 else 1.2 if len(label) < 3 else 1.0))
+        draw_text(draw, (cx, cy), label, font(size, "bold"), INK, anchor="mm")
 
 
 def science(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, symbol: str) -> None:
@@ -162,11 +165,11 @@ def conflict(draw: ImageDraw.ImageDraw, x: float, cy: float, value: int) -> floa
     """A conflict token: victory = green circle "+n", defeat = dark red square "−1". Returns width."""
     label = f"+{value}" if value > 0 else f"−{abs(value)}"
     if value > 0:
-        draw.ellipse((x, cy - 15, x + 30, cy + 15), fill=WIN_FILL, outline=INK, width=2)
+        draw.ellipse((x, cy - 18, x + 36, cy + 18), fill=WIN_FILL, outline=INK, width=2)
     else:
-        draw.rectangle((x + 1, cy - 13, x + 29, cy + 13), fill=LOSS_FILL, outline=INK, width=2)
-    draw_text(draw, (x + 15, cy), label, font(18, "bold"), WHITE, anchor="mm")
-    return 30
+        draw.rectangle((x + 1, cy - 16, x + 35, cy + 16), fill=LOSS_FILL, outline=INK, width=2)
+    draw_text(draw, (x + 18, cy), label, font(TOKEN_FONT, "bold"), WHITE, anchor="mm")
+    return 36
 
 
 def tick(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
@@ -196,8 +199,8 @@ def status_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, statu
 
 def card_back(draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A small card back (hand size)."""
-    rrect(draw, (cx - 8, cy - 12, cx + 8, cy + 12), (90, 70, 50), INK, cut=3)
-    draw.rectangle((cx - 4, cy - 8, cx + 4, cy + 8), outline=(210, 180, 120), width=1)
+    rrect(draw, (cx - 10, cy - 15, cx + 10, cy + 15), (90, 70, 50), INK, cut=3)
+    draw.rectangle((cx - 5, cy - 10, cx + 5, cy + 10), outline=(210, 180, 120), width=1)
 
 
 def cross(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:

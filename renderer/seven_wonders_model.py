@@ -246,6 +246,7 @@ class City:
     played_by: str  # 2 players, Free City: the city of the seat that plays it this turn
     next_cost: tuple[Token, ...]  # cost of the next wonder stage (public board)
     vp: int | None = None  # victory points if the game ended now (the view's public_vp)
+    player: str = ""  # who plays the city, when the platform told the view (player_names)
 
 
 def _status(view: Mapping[str, Any], city: Mapping[str, Any], controller: int | None) -> str:
@@ -316,6 +317,7 @@ def cities(view: Mapping[str, Any]) -> list[City]:
     ranks = _ranks(scores) if scores else []
     holder_seat = as_opt_int(view.get("free_city_holder"))
     public_vp = [as_opt_int(v) for v in as_list(view.get("public_vp"))]
+    players = [as_str(p) for p in as_list(view.get("player_names"))]
     out: list[City] = []
     for i, c in enumerate(raw):
         index = as_int(c.get("index"), i)
@@ -371,6 +373,7 @@ def cities(view: Mapping[str, Any]) -> list[City]:
                 played_by=_name_of(names, holder_seat) if free else "",
                 next_cost=cost_tokens(as_map(stage_list[built].get("cost"))) if built < len(stage_list) else (),
                 vp=public_vp[i] if i < len(public_vp) else None,
+                player=players[seat] if seat is not None and 0 <= seat < len(players) and not free else "",
             )
         )
     return out

@@ -46,13 +46,13 @@ from renderer.seven_wonders_model import (
     wonder_short,
 )
 
-TITLE_H: Final[int] = 70
-ROW_H: Final[int] = 40
-CHIP_H: Final[int] = 30
-CHIP_PITCH: Final[int] = 37
-CAP_W: Final[int] = 100
+TITLE_H: Final[int] = 86
+ROW_H: Final[int] = 50
+CHIP_H: Final[int] = 38
+CHIP_PITCH: Final[int] = 46
+CAP_W: Final[int] = 124
 NAME_MAX: Final[int] = 200
-LINE_H: Final[int] = 31
+LINE_H: Final[int] = 36
 PAD: Final[int] = 14
 ITEM_GAP: Final[int] = 18
 CHIP_GAP: Final[int] = 9
@@ -148,29 +148,29 @@ class Plan:
 
 
 def _value_item(icon: Paint, icon_w: float, text: str) -> Item:
-    fnt = font(28, "bold")
-    w = icon_w + 5 + text_width(text, fnt)
+    fnt = font(34, "bold")
+    w = icon_w + 6 + text_width(text, fnt)
 
     def paint(draw: ImageDraw.ImageDraw, x: float, cy: float) -> None:
         icon(draw, x, cy)
-        draw_text(draw, (x + icon_w + 5, cy), text, fnt, INK, anchor="lm")
+        draw_text(draw, (x + icon_w + 6, cy), text, fnt, INK, anchor="lm")
 
     return Item(w, paint)
 
 
 def _pill_item(text: str, fill: RGB) -> Item:
-    fnt = font(18, "bold")
-    w = text_width(text, fnt) + 18
+    fnt = font(24, "bold")
+    w = text_width(text, fnt) + 20
 
     def paint(draw: ImageDraw.ImageDraw, x: float, cy: float) -> None:
-        ic.rrect(draw, (x, cy - 14, x + w, cy + 14), fill, INK, cut=8)
+        ic.rrect(draw, (x, cy - 18, x + w, cy + 18), fill, INK, cut=8)
         draw_text(draw, (x + w / 2, cy), text, fnt, ink_on(fill), anchor="mm")
 
     return Item(w, paint)
 
 
 def _tokens_item(tokens: Sequence[int]) -> Item:
-    w = 30 * len(tokens) + 3 * (len(tokens) - 1)
+    w = 36 * len(tokens) + 3 * (len(tokens) - 1)
 
     def paint(draw: ImageDraw.ImageDraw, x: float, cy: float) -> None:
         for t in tokens:
@@ -188,9 +188,17 @@ def _science_icon(symbol: str) -> Paint:
 
 def stat_items(city: City) -> list[Item]:
     """The city's holdings: coins, shields, conflict tokens, debt, diplomacy, hand, science."""
+    makes = font(22)
+    makes_w = text_width("makes", makes) + 6 + ic.S
+
+    def base_resource(draw: ImageDraw.ImageDraw, x: float, cy: float) -> None:
+        draw_text(draw, (x, cy), "makes", makes, MUTED, anchor="lm")
+        ic.resource(draw, x + makes_w - ic.S, cy, city.resource)
+
     items = [
-        _value_item(lambda d, x, cy: ic.coin(d, x + 12, cy, 12), 24, str(city.coins)),
-        _value_item(lambda d, x, cy: ic.shield(d, x + 12, cy, 22), 24, str(city.shields)),
+        Item(makes_w, base_resource),
+        _value_item(lambda d, x, cy: ic.coin(d, x + 15, cy, 15), 30, str(city.coins)),
+        _value_item(lambda d, x, cy: ic.shield(d, x + 15, cy, 28), 30, str(city.shields)),
     ]
     if city.tokens:
         items.append(_tokens_item(sorted(city.tokens, reverse=True)))
@@ -200,7 +208,7 @@ def stat_items(city: City) -> list[Item]:
         items.append(_pill_item("diplomacy" + (f" ×{city.diplomacy}" if city.diplomacy > 1 else ""), (190, 220, 250)))
     if city.owes:
         items.append(_pill_item(f"owes {city.owes}c", ic.WAIT_FILL))
-    items.append(_value_item(lambda d, x, cy: ic.card_back(d, x + 9, cy), 18, f"{city.hand_count} in hand"))
+    items.append(_value_item(lambda d, x, cy: ic.card_back(d, x + 11, cy), 22, f"{city.hand_count} in hand"))
     compass, gear, tablet, wild, masks = city.science
     if compass or gear or tablet or wild:
         for symbol, n in (("compass", compass), ("gear", gear), ("tablet", tablet), ("any", wild)):
@@ -214,7 +222,7 @@ def stat_items(city: City) -> list[Item]:
 def chip_item(card_id: str, cards: Mapping[str, Any], colour: str, new: bool) -> Item:
     """A built structure: colour stripe, key symbols, short name; ★ and a glow if built last turn."""
     tokens = card_tokens(card_id)
-    fnt = font(20)
+    fnt = font(24)
     name = ("★ " if new else "") + short_name(card_id, cards)
     tw = ic.tokens_width(tokens)
     w = 12 + tw + (6 if tokens else 0) + text_width(name, fnt) + 8
@@ -225,7 +233,7 @@ def chip_item(card_id: str, cards: Mapping[str, Any], colour: str, new: bool) ->
         if new:
             ic.rrect(draw, (x - 4, top - 4, x + w + 4, bottom + 4), HIGHLIGHT, INK, width=1, cut=7)
         ic.rrect(draw, (x, top, x + w, bottom), tint(fill, 0.8), fill)
-        draw.rectangle((x + 2, top + 2, x + 7, bottom - 2), fill=fill)
+        draw.rectangle((x + 2, top + 2, x + 8, bottom - 2), fill=fill)
         tx = ic.draw_tokens(draw, x + 12, cy, tokens)
         draw_text(draw, (tx + (6 if tokens else 0), cy), name, fnt, INK, anchor="lm")
 
@@ -240,7 +248,7 @@ def caption_item(colour: str) -> Item:
 
     def paint(draw: ImageDraw.ImageDraw, x: float, cy: float) -> None:
         ic.rrect(draw, (x, cy - CHIP_H / 2, x + w, cy + CHIP_H / 2), fill)
-        draw_text(draw, (x + w / 2, cy), label, font(18, "bold"), ink_on(fill), anchor="mm")
+        draw_text(draw, (x + w / 2, cy), label, font(22, "bold"), ink_on(fill), anchor="mm")
 
     return Item(w, paint, sprite_of(("caption", colour, label), w, 1, paint))
 
@@ -290,7 +298,7 @@ def plan_panel(city: City, width: float, cards: Mapping[str, Any]) -> Plan:
     """Measure a panel ``width`` pixels wide."""
     inner = width - 2 * PAD
     stats = flow(stat_items(city), inner, ITEM_GAP)
-    body = font(24)
+    body = font(28)
     last: list[str] = []
     if city.last:
         last = wrap("Last turn: " + "; ".join(city.last), body, inner - 16)
@@ -308,82 +316,80 @@ def plan_panel(city: City, width: float, cards: Mapping[str, Any]) -> Plan:
     return Plan(stats, last, score, structures, height)
 
 
+def _pill(draw: ImageDraw.ImageDraw, right: float, cy: float, label: str, fill: RGB, size: int) -> float:
+    """A rounded label ending at ``right``; returns its left edge."""
+    fnt = font(size, "bold")
+    w = text_width(label, fnt) + 22
+    ic.rrect(draw, (right - w, cy - size * 0.75, right, cy + size * 0.75), fill, INK, cut=9)
+    draw_text(draw, (right - w / 2, cy), label, fnt, INK, anchor="mm")
+    return right - w
+
+
 def _title(draw: ImageDraw.ImageDraw, box: Box, city: City) -> None:
+    """Seat badge, city name and the phone-size facts: VP (running or final) and choice status."""
     x0, y0, x1, _ = box
     ic.rrect(draw, (x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), TITLE_FILL, cut=8)
+    cy = y0 + 31
     badge = "FC" if city.free_city else str(city.index + 1)
-    draw.ellipse((x0 + 12, y0 + 10, x0 + 48, y0 + 46), fill=WHITE, outline=INK, width=2)
-    draw_text(draw, (x0 + 30, y0 + 28), badge, font(20 if len(badge) < 2 else 18, "bold"), INK, anchor="mm")
+    draw.ellipse((x0 + 10, cy - 21, x0 + 52, cy + 21), fill=WHITE, outline=INK, width=2)
+    draw_text(draw, (x0 + 31, cy), badge, font(24 if len(badge) < 2 else 20, "bold"), INK, anchor="mm")
     right = x1 - 14
     if city.score is not None:
         place = {1: "1st", 2: "2nd", 3: "3rd"}.get(city.rank or 0, f"{city.rank}th")
-        label = f"{place} · {city.score.get('total', 0)} VP"
         fill = HIGHLIGHT if city.rank == 1 else WHITE
-        w = text_width(label, font(20, "bold")) + 20
-        ic.rrect(draw, (right - w, y0 + 12, right, y0 + 44), fill, INK, cut=9)
-        draw_text(draw, (right - w / 2, y0 + 28), label, font(20, "bold"), INK, anchor="mm")
-        right -= w + 10
-    else:
-        if city.vp is not None:
-            label = f"{city.vp} VP"
-            w = text_width(label, font(26, "bold")) + 20
-            ic.rrect(draw, (right - w, y0 + 10, right, y0 + 46), (250, 236, 190), INK, cut=9)
-            draw_text(draw, (right - w / 2, y0 + 28), label, font(26, "bold"), INK, anchor="mm")
-            right -= w + 10
+        right = _pill(draw, right, cy, f"{place} · {city.score.get('total', 0)} VP", fill, 30) - 10
+    elif city.vp is not None:
+        right = _pill(draw, right, cy, f"{city.vp} VP", (250, 236, 190), 32) - 10
     if city.score is None and city.status:
-        w = text_width(city.status, font(20, "bold")) + 50
-        ic.rrect(draw, (right - w, y0 + 12, right, y0 + 44), WHITE, INK, cut=9)
-        ic.status_icon(draw, right - w + 17, y0 + 28, 12, city.status)
-        draw_text(draw, (right - w + 34, y0 + 28), city.status, font(20, "bold"), INK, anchor="lm")
-        right -= w + 10
-    name_font = fit_font(city.name, 30, right - x0 - 66 - (90 if city.team is not None else 0), "bold", 18)
-    name = city.name
+        # The status as a big symbol only (tick: chosen, hourglass: choosing or paying; the
+        # key at the bottom says so): the city's name keeps its size in a narrow panel.
+        ic.status_icon(draw, right - 20, cy, 20, city.status)
+        right -= 50
+    x = x0 + 62
     if city.team is not None:
         team = f"Team {city.team + 1}"
-        room = right - (x0 + 58) - text_width(team, font(18, "bold")) - 34
-        name_font = fit_font(name, 30, room, "bold", 16)
-        draw_text(draw, (x0 + 58, y0 + 28), name, name_font, WHITE, anchor="lm")
-        tx = x0 + 58 + text_width(name, name_font) + 12
-        tw = text_width(team, font(18, "bold")) + 16
-        ic.rrect(draw, (tx, y0 + 15, tx + tw, y0 + 41), (190, 220, 250), INK, width=1)
-        draw_text(draw, (tx + tw / 2, y0 + 28), team, font(18, "bold"), INK, anchor="mm")
+        team_font = font(22, "bold")
+        tw = text_width(team, team_font) + 16
+        name_font = fit_font(city.name, 36, right - x - tw - 20, "bold", 16)
+        draw_text(draw, (x, cy), city.name, name_font, WHITE, anchor="lm")
+        tx = x + text_width(city.name, name_font) + 12
+        ic.rrect(draw, (tx, cy - 15, tx + tw, cy + 15), (190, 220, 250), INK, width=1)
+        draw_text(draw, (tx + tw / 2, cy), team, team_font, INK, anchor="mm")
     else:
-        draw_text(draw, (x0 + 58, y0 + 28), name, name_font, WHITE, anchor="lm")
-    sub = f"left: {city.left} · right: {city.right}"
+        draw_text(draw, (x, cy), city.name, fit_font(city.name, 36, right - x - 8, "bold", 16), WHITE, anchor="lm")
+    sub = f"{city.player} · " if city.player else ""
+    sub += f"left: {city.left} · right: {city.right}"
     if city.played_by:
         sub += f" · played by {city.played_by} this turn"
-    sub_font = fit_font(sub, 20, x1 - x0 - 28, "regular", 14)
-    draw_text(draw, (x0 + 14, y0 + 56), sub, sub_font, (228, 220, 206), anchor="lm")
+    sub_font = fit_font(sub, 22, x1 - x0 - 28, "regular", 14)
+    draw_text(draw, (x0 + 14, y0 + 68), sub, sub_font, (228, 220, 206), anchor="lm")
 
 
 def _wonder_row(draw: ImageDraw.ImageDraw, x0: float, x1: float, cy: float, city: City) -> None:
     x = x0
     for st in city.stages:
-        box = (x, cy - 15, x + 34, cy + 15)
+        box = (x, cy - 18, x + 38, cy + 18)
         if st.new:
-            ic.rrect(draw, (x - 4, cy - 19, x + 38, cy + 19), HIGHLIGHT, INK, width=1, cut=7)
+            ic.rrect(draw, (x - 4, cy - 22, x + 42, cy + 22), HIGHLIGHT, INK, width=1, cut=7)
         if st.built:
             ic.rrect(draw, box, STAGE_FILL, INK)
-            draw_text(draw, (x + 17, cy), str(st.number), font(20, "bold"), INK, anchor="mm")
+            draw_text(draw, (x + 19, cy), str(st.number), font(24, "bold"), INK, anchor="mm")
         else:
             ic.rrect(draw, box, WHITE, MUTED)
-            draw_text(draw, (x + 17, cy), str(st.number), font(20), MUTED, anchor="mm")
-        x += 42
+            draw_text(draw, (x + 19, cy), str(st.number), font(24), MUTED, anchor="mm")
+        x += 46
     built = sum(1 for st in city.stages if st.built)
     right = x1
-    base_w = text_width("makes", font(18)) + 6 + ic.S
-    draw_text(draw, (right - ic.S - 6, cy), "makes", font(18), MUTED, anchor="rm")
-    ic.resource(draw, right - ic.S, cy, city.resource)
-    right -= base_w + 16
+    small = font(22)
     if built < len(city.stages):
         cost = city.next_cost or (Token("text", "free"),)
         tw = ic.tokens_width(cost)
         ic.draw_tokens(draw, right - tw, cy, cost)
         right -= tw + 6
-        draw_text(draw, (right, cy), "next:", font(18), MUTED, anchor="rm")
-        right -= text_width("next:", font(18)) + 14
+        draw_text(draw, (right, cy), "next:", small, MUTED, anchor="rm")
+        right -= text_width("next:", small) + 14
     label = f"{wonder_short(city.wonder)} ({city.side}) {built}/{len(city.stages)}"
-    draw_text(draw, (x + 4, cy), label, fit_font(label, 22, right - x - 4, "bold", 14), INK, anchor="lm")
+    draw_text(draw, (x + 4, cy), label, fit_font(label, 26, right - x - 4, "bold", 14), INK, anchor="lm")
 
 
 def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: City, plan: Plan) -> None:
@@ -403,7 +409,7 @@ def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: Ci
         h = LINE_H * len(plan.last) + 6
         ic.rrect(draw, (left, y, right, y + h), LAST_FILL, (190, 150, 20))
         for k, text in enumerate(plan.last):
-            draw_text(draw, (left + 8, y + 4 + LINE_H * k + LINE_H / 2), text, font(24), INK, anchor="lm")
+            draw_text(draw, (left + 8, y + 4 + LINE_H * k + LINE_H / 2), text, font(28), INK, anchor="lm")
         y += h + 6
     if plan.score:
         for k, text in enumerate(plan.score):

@@ -88,7 +88,7 @@ def test_missing_fonts_fall_back_to_pillow_builtin(monkeypatch: pytest.MonkeyPat
     view = make_view("A", 0)
     data = renderer.render("duellum", view)
     image = Image.open(io.BytesIO(data))
-    assert image.size[0] == 1600
+    assert image.size[0] == renderer.duellum.WIDTH
     assert renderer.render_private("duellum", view) is not None
     assert renderer.render("capitals", {"players": [{"name": "Ann"}], "awaiting": "Ann — to pick"})
 

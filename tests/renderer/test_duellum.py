@@ -11,7 +11,7 @@ from PIL import Image
 
 import renderer
 from renderer import base, duellum, duellum_map
-from renderer.duellum_model import owners, space_index, space_label
+from renderer.duellum_model import MAP_SCALE, owners, space_index, space_label
 from tests.renderer.fixtures import CARDS, make_view, map_data, random_view
 
 
@@ -24,7 +24,7 @@ def decode(data: bytes) -> Image.Image:
 def node_xy(side: str, region_id: str, view: dict[str, Any] | None = None) -> tuple[int, int]:
     region = next(r for r in map_data(side)["regions"] if r["id"] == region_id)
     top = duellum.layout(view if view is not None else make_view(side)).map_top
-    return region["x"], region["y"] + top
+    return round(region["x"] * MAP_SCALE), round(region["y"] * MAP_SCALE) + top
 
 
 def count_colour(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
@@ -36,7 +36,7 @@ def test_board_is_a_png_of_the_expected_size(side: str) -> None:
     data = renderer.render("duellum", make_view(side))
     image = decode(data)
     assert image.format == "PNG" and image.mode == "P"  # a compact palette PNG
-    assert image.size == (1600, duellum.layout(make_view(side)).height)
+    assert image.size == (duellum.WIDTH, duellum.layout(make_view(side)).height)
     assert 2000 <= image.size[1] <= 4000
     assert len(data) < 2_000_000  # well under the chat apps' photo limits
 
@@ -83,7 +83,7 @@ def test_highlight_of_changed_regions_is_drawn() -> None:
     plain = duellum.board_image(make_view("A", changed=[]))
     lit = duellum.board_image(make_view("A", changed=["roma"]))
     x, y = node_xy("A", "roma")
-    ring = (x - 45, y - 45, x + 45, y + 45)
+    ring = (x - 36, y - 36, x + 36, y + 36)
     assert count_colour(plain, ring, base.HIGHLIGHT) == 0
     assert count_colour(lit, ring, base.HIGHLIGHT) > 500
     # Only the highlighted region changed on the map: a far-away node looks the same.
@@ -104,7 +104,7 @@ def test_cities_are_drawn_in_the_owner_colour() -> None:
     view = make_view("A")
     owner_fill = owners(view)[1].fill  # Romans, beige
     x, y = node_xy("A", "roma", view)
-    token = (x - 22, y - 22, x + 22, y + 22)
+    token = (x - 17, y - 17, x + 17, y + 17)
     with_city = duellum.board_image(view)
     for region in view["regions"]:
         if region["id"] == "roma":
@@ -171,16 +171,16 @@ def test_private_image_only_shows_the_viewers_own_hand() -> None:
 def test_random_positions_render(seed: int) -> None:
     side = "AB"[seed % 2]
     view = random_view(side, seed, viewer=seed % 3 if seed % 3 < 2 else None)
-    assert decode(renderer.render("duellum", view)).size == (1600, duellum.layout(view).height)
+    assert decode(renderer.render("duellum", view)).size == (duellum.WIDTH, duellum.layout(view).height)
 
 
 def test_game_over_and_sparse_views_render() -> None:
     view = make_view("B")
     view.update(over=True, winner=1, to_move=[], awaiting="")
-    assert decode(renderer.render("duellum", view)).size[0] == 1600
+    assert decode(renderer.render("duellum", view)).size[0] == duellum.WIDTH
     sparse = {"game": "duellum", "regions": map_data("A")["regions"], "players": [{}, {"nation": "Romans"}]}
-    assert decode(renderer.render("duellum", sparse)).size[0] == 1600
-    assert decode(renderer.render("duellum", {})).size[0] == 1600
+    assert decode(renderer.render("duellum", sparse)).size[0] == duellum.WIDTH
+    assert decode(renderer.render("duellum", {})).size[0] == duellum.WIDTH
 
 
 def test_long_texts_grow_the_board_instead_of_being_cut() -> None:
@@ -192,7 +192,7 @@ def test_long_texts_grow_the_board_instead_of_being_cut() -> None:
     view["players"][0]["hand"] = ["FORTRESS"] * 9
     view["cards"]["FORTRESS"]["text"] = "Defend. " * 60
     with base.clip_watch() as clipped:
-        assert decode(renderer.render("duellum", view)).size == (1600, duellum.layout(view).height)
+        assert decode(renderer.render("duellum", view)).size == (duellum.WIDTH, duellum.layout(view).height)
         assert renderer.render_private("duellum", view) is not None
     assert clipped == []
     assert duellum.layout(view).height > short + 500
