@@ -239,12 +239,12 @@ environment variables:
   TELEGRAM_WEBHOOK_URL      use a webhook instead of long polling
   TELEGRAM_WEBHOOK_LISTEN   host:port the webhook listens on (default 127.0.0.1:8443)
   TELEGRAM_WEBHOOK_SECRET   the secret Telegram sends with each update (default: random)
-  TELEGRAM_CONSUMER         this bot process's name in the outbox consumer group (default telegram-1)
+  TELEGRAM_CONSUMER         this bot process's name in the outbox consumer group (default telegram-<host name>)
   DISCORD_TOKEN             the Discord bot token (unset: no Discord bot)
   DISCORD_API_BASE          Discord REST base URL (tests: a fake on 127.0.0.1)
   DISCORD_GATEWAY_URL       Discord gateway websocket URL (tests)
   DISCORD_SHARDS            shard count, or `auto` for Discord's recommendation (default 1)
-  DISCORD_CONSUMER          this bot process's name in the outbox consumer group (default discord-1)
+  DISCORD_CONSUMER          this bot process's name in the outbox consumer group (default discord-<host name>)
   AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
   AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
   AGORA_LOG_LEVEL           logging level (default WARNING)
@@ -254,6 +254,12 @@ environment variables:
   AGORA_SECRETS_DIR         folder of secret files named after the variables (e.g. /run/secrets)
   <VARIABLE>_FILE           read a variable from a file (TELEGRAM_TOKEN_FILE, REDIS_URL_FILE, ...)
   AGORA_PLUGINS             extra game modules to import (each calls engine.register)
+  AGORA_RATE_USER           command limits per user (default "20/10 seconds;120/minute"; off)
+  AGORA_RATE_CHAT           command limits per chat (default "300/minute"; off)
+  AGORA_BEAT_LEASE_SECONDS  the lease that lets exactly one beat schedule sweeps (default 30)
+  TELEGRAM_OVERALL_RATE     messages the Telegram bot sends at most, count/seconds (default 30/1)
+  TELEGRAM_GROUP_RATE       messages to one group at most, count/seconds (default 20/60)
+  REDIS_PASSWORD            put into REDIS_URL when the URL has no password
 """
 
 _WORKER_ENV = """\

@@ -57,6 +57,7 @@ class Settings(BaseModel):
     discord_api_base: str = Field("", description="another Discord REST base (tests)")
     discord_gateway_url: str = Field("", description="another Discord gateway URL (tests)")
     discord_shards: str = Field("1", description="shard count, or `auto`")
+    discord_consumer: str = Field("", description="outbox consumer name of this Discord bot process")
     agora_data_dir: Path = Field(Path("agora-data"), description="embedded server data, logs, images")
     agora_log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
         "WARNING", description="log level of every process"

@@ -8,7 +8,7 @@ Configuration (read by ``agora serve`` / ``agora bot discord``, passed to :func:
 - ``DISCORD_GATEWAY_URL`` — another gateway websocket URL (sets discord.py's default gateway).
 - ``DISCORD_SHARDS`` — unset: one connection; ``auto``: ``AutoShardedClient`` with Discord's
   recommended shard count; a number: that many shards.
-- ``DISCORD_CONSUMER`` — this bot's consumer name in the outbox group (default ``discord-1``).
+- ``DISCORD_CONSUMER`` — this bot's consumer name in the outbox group (default ``discord-<host name>``).
 
 Intents: only ``guilds`` (not privileged). Everything is slash commands and components, which
 Discord delivers without the message-content intent.
@@ -21,6 +21,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -83,7 +84,7 @@ def build_bot(client: Client, *, shards: str | None = None, fast_ready: bool = F
     pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="agora-discord")
     sender = Sender(bot, client, pool)
     handlers = Handlers(client, sender)
-    name = consumer or os.environ.get("DISCORD_CONSUMER", "").strip() or "discord-1"
+    name = consumer or os.environ.get("DISCORD_CONSUMER", "").strip() or f"discord-{socket.gethostname()}"
     parts = Agora(client, sender, handlers, Delivery(client, sender, consumer=name), pool)
     bot.agora = parts  # type: ignore[attr-defined]
     tree = app_commands.CommandTree(bot)

@@ -83,3 +83,11 @@ def test_config_check_command(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Ca
     assert cli.main(["config", "check"]) == 2
     err = capsys.readouterr().err
     assert "AGORA_SWEEP_SECONDS='-1'" in err and "Traceback" not in err
+
+
+def test_serve_help_lists_every_variable(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    out = capsys.readouterr().out
+    missing = [name.upper() for name in settings.Settings.model_fields if name.upper() not in out]
+    assert not missing, missing
