@@ -265,6 +265,8 @@ def _check_end(s: State) -> list[Event]:
     for c, acq in t.acquired.items():
         for card, n in acq.items():
             add(s.hands[c], card, n)
+    s.pending["doc_acquired"] = dict(t.acquired.get(s.roles["commerce"], {}))
+    t.acquired = {}
     t.offers = {c: {} for c in t.participants}
     events = [public("Trading ends; unused offered cards go back to their owners.", "trade")]
     doc = s.roles["commerce"]
@@ -281,7 +283,7 @@ def give_actions(s: State) -> list[Action]:
     doc = s.roles["commerce"]
     hand = dict(s.hands[doc])
     if s.options.get("doc_compensation_excludes_acquired"):
-        for card, n in t.acquired.get(doc, {}).items():
+        for card, n in s.pending.get("doc_acquired", {}).items():
             hand[card] = hand.get(card, 0) - n
         if not any(v > 0 for v in hand.values()):
             hand = dict(s.hands[doc])
@@ -308,5 +310,6 @@ def finish_trade(s: State) -> list[Event]:
         if total(s.hands[c]) != n:
             raise AssertionError(f"trade broke the hand size of {c}")
     s.trade = None
+    s.pending.pop("doc_acquired", None)
     s.phase = "build_start"
     return []
