@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.core.events import Event, private, public
 from engine.core.text import count
 from engine.mare_nostrum.actions import Action
-from engine.mare_nostrum.board import blocked, has, in_supply, neighbours, units_at
+from engine.mare_nostrum.board import blocked, has, in_supply, neighbours, units_at, war_torn
 from engine.mare_nostrum.commerce import card_words, name
 from engine.mare_nostrum.data import ADVANCED_POINTS, BASE_COST, CARDS, CIV_DATA, GOODS, PROVINCES, TAX, province_name
 from engine.mare_nostrum.setup import zone
@@ -114,12 +114,11 @@ def annex_targets(s: State, civ: str) -> list[str]:
     if in_supply(s, civ, "influence") < 1:
         return []
     out = []
-    for pid, pr in s.provs.items():
-        if pr.owner in (None, civ) or (s.is_player(pr.owner) and CIV_DATA[str(pr.owner)].capital == pid):
+    for pid in sorted({u.loc for u in s.units if u.civ == civ and u.place == "influence"}):
+        owner = s.provs[pid].owner
+        if owner in (None, civ) or (s.is_player(owner) and CIV_DATA[str(owner)].capital == pid):
             continue
-        if any(u.loc == pid and u.civ == civ and u.place == "influence" for u in s.units) and len(
-            {u.civ for u in units_at(s, pid)}
-        ) == 1:
+        if not war_torn(s, pid):
             out.append(pid)
     return out
 

@@ -56,12 +56,16 @@ def check(s: State) -> None:
             assert u.loc in PROVINCES, "land unit at sea"
         if u.place:
             assert u.kind == "legion" and u.civ in s.seats, "placement"
-    for pid in PROVINCES:
-        for civ in CIVS:
-            forts = sum(1 for u in s.units if u.loc == pid and u.civ == civ and u.kind == "fortress")
-            assert forts <= fortress_cap_for(s, civ), f"fortresses in {pid}"
-        places = [u.place for u in s.units if u.loc == pid and u.place]
-        assert len(places) == len(set(places)), f"two legions on one thing in {pid}"
+    forts: dict[tuple[str, str], int] = {}
+    places: set[tuple[str, str]] = set()
+    for u in s.units:
+        if u.kind == "fortress":
+            forts[(u.loc, u.civ)] = forts.get((u.loc, u.civ), 0) + 1
+        if u.place:
+            assert (u.loc, u.place) not in places, f"two legions on one thing in {u.loc}"
+            places.add((u.loc, u.place))
+    for (pid, civ), n in forts.items():
+        assert n <= fortress_cap_for(s, civ), f"fortresses in {pid}"
     # heroes and wonders: one copy each
     owned = [c for v in s.cards.values() for c in v]
     assert len(owned) == len(set(owned)) and not set(owned) & set(s.market), "card copies"

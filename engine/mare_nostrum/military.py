@@ -76,10 +76,15 @@ def military_actions(s: State, civ: str) -> list[Action]:
     for u in s.units:
         if u.civ == civ and u.kind == "legion" and not u.moved and not u.fought:
             groups[(u.loc, u.place)] = groups.get((u.loc, u.place), 0) + 1
+    sides: dict[str, set[str]] = {}
+    for u in s.units:
+        if u.kind in ("legion", "fortress"):
+            sides.setdefault(u.loc, set()).add(u.civ)
+    attacked = {(loc, e) for loc, e in rec["attacked"]}
     for (pid, place) in sorted(groups):
         for q in sorted(neighbours(s, civ, pid)):
-            foes = [e for e in sides_in(s, q) if e != civ]
-            if foes and not _enemies_left(s, civ, q):
+            foes = sides.get(q, set()) - {civ}
+            if foes and all((q, e) in attacked for e in foes):
                 continue  # Decision: no entering a province where every enemy side was already attacked.
             acts.append(Action("march", (pid, q, place) if place else (pid, q)))
     # land battles
