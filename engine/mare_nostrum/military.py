@@ -83,8 +83,8 @@ def military_actions(s: State, civ: str) -> list[Action]:
     attacked = {(loc, e) for loc, e in rec["attacked"]}
     for (pid, place) in sorted(groups):
         for q in sorted(neighbours(s, civ, pid)):
-            foes = sides.get(q, set()) - {civ}
-            if foes and all((q, e) in attacked for e in foes):
+            enemy_sides = sides.get(q, set()) - {civ}
+            if enemy_sides and all((q, e) in attacked for e in enemy_sides):
                 continue  # Decision: no entering a province where every enemy side was already attacked.
             acts.append(Action("march", (pid, q, place) if place else (pid, q)))
     # land battles
