@@ -92,3 +92,12 @@ def test_private_actions() -> None:
     s = Position(5).state
     assert GAME.private_action(s, 0, Action("offer", ("tax",)))
     assert not GAME.private_action(s, 0, Action("march", ("roma", "sardinia")))
+
+
+def test_registry_finds_the_game() -> None:
+    from engine.core.registry import find_game
+    from engine.mare_nostrum import MareNostrumGame
+
+    g = find_game("Mare Nostrum")
+    assert isinstance(g, MareNostrumGame) and find_game("mn") is g
+    assert (g.info.min_players, g.info.max_players) == (3, 5)
