@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from renderer import duellum, seven_wonders
+from renderer import duellum, mare_nostrum, seven_wonders
 from renderer.fallback import render_fallback
 
 __all__ = ["GAMES", "render", "render_private"]
@@ -38,7 +38,7 @@ GAMES: Mapping[str, _Renderer] = {
     "seven-wonders": _Renderer("7 Wonders", seven_wonders.render, seven_wonders.render_private),
     # FALLBACK: these games have no board renderer yet; they get a generic status card.
     "clash": _Renderer("Clash of Cultures", None, None),
-    "mare-nostrum": _Renderer("Mare Nostrum", None, None),
+    "mare-nostrum": _Renderer("Mare Nostrum", mare_nostrum.render, mare_nostrum.render_private),
     "capitals": _Renderer("The Capitals", None, None),
 }
 

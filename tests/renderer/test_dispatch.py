@@ -10,7 +10,7 @@ from PIL import Image
 import renderer
 from renderer import fallback
 
-FALLBACK_GAMES = ["clash", "mare-nostrum", "capitals"]
+FALLBACK_GAMES = ["clash", "capitals"]
 
 
 @pytest.mark.parametrize("game_id", FALLBACK_GAMES)
