@@ -114,7 +114,14 @@ def annex_targets(s: State, civ: str) -> list[str]:
     if in_supply(s, civ, "influence") < 1:
         return []
     out = []
+    near: set[str] | None = None
+    if s.options.get("annex_requires_adjacency"):
+        near = set()
+        for base in s.start_owned.get(civ, []):
+            near |= neighbours(s, civ, base)
     for pid in sorted({u.loc for u in s.units if u.civ == civ and u.place == "influence"}):
+        if near is not None and pid not in near:
+            continue
         owner = s.provs[pid].owner
         if owner in (None, civ) or (s.is_player(owner) and CIV_DATA[str(owner)].capital == pid):
             continue

@@ -13,6 +13,7 @@ from typing import Any
 from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import NotYourTurn
 from engine.core.events import Event
+from engine.core.rng import Rng
 from engine.mare_nostrum import bot
 from engine.mare_nostrum.actions import VERBS, Action, notation_text
 from engine.mare_nostrum.board import scores
@@ -132,13 +133,25 @@ class MareNostrumGame(Game[State, Action]):
         return GROUPS.get(notation.split(" ", 1)[0].lower(), "other")
 
     def on_timeout(self, state: State, seat: Seat) -> Action:
-        """Spec 16: a leader's next player in seat order; an offer of the first cards; otherwise
-        the automatic player (which passes when in doubt)."""
+        """Spec 16: a leader names the next player in seat order; an offer takes the first
+        cards; a take is a legal card picked by the game's RNG state; losses go legions first;
+        a build or military turn passes (finishing a payment is cancelled first); other
+        decisions are the automatic player's."""
         acts = self.legal_actions(state, seat)
         if not acts:
             raise NotYourTurn("This seat has nothing to do right now.")
-        if acts[0].kind in ("next", "offer"):
+        kinds = {a.kind for a in acts}
+        if "next" in kinds:
+            order = [c for c in state.seat_order if Action("next", (c,)) in acts]
+            return Action("next", (order[0],))
+        if "offer" in kinds:
             return acts[0]
+        if "take" in kinds:
+            return acts[Rng(state.rng).below(len(acts))]
+        if "cancel" in kinds:
+            return Action("cancel")
+        if "done" in kinds and state.phase in ("build", "military"):
+            return Action("done")
         return bot.choose(state, state.seats[seat], acts, 0)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:

@@ -103,7 +103,7 @@ def military_actions(s: State, civ: str) -> list[Action]:
         if pid in rec["closed"]:
             continue
         pr = s.provs[pid]
-        if rec["pillaged"].get(pid, 0) < 1:
+        if rec["pillaged"].get(pid, 0) < int(s.options.get("pillage_buildings_per_turn", 1)):
             acts += [Action("pillage", (pid, b)) for b in pr.buildings()]
         if _free_legions(s, civ, pid):
             taken = {u.place for u in s.units if u.loc == pid and u.place}

@@ -101,3 +101,28 @@ def test_registry_finds_the_game() -> None:
     g = find_game("Mare Nostrum")
     assert isinstance(g, MareNostrumGame) and find_game("mn") is g
     assert (g.info.min_players, g.info.max_players) == (3, 5)
+
+
+def test_timeouts_follow_the_spec() -> None:
+    pos = Position(5).roles(political="egypt").build_phase()
+    assert GAME.on_timeout(pos.state, pos.seat("egypt")) == Action("next", (pos.state.seat_order[0],))
+    pos.play("egypt", "next greece")
+    pos.hand("greece", tax=3)
+    assert GAME.on_timeout(pos.state, pos.seat("greece")) == Action("done")
+    pos.play("greece", "buy legion athenae")
+    assert GAME.on_timeout(pos.state, pos.seat("greece")) == Action("cancel")
+
+
+def test_config_options() -> None:
+    pos = Position(5, pillage_buildings_per_turn=2).legion("rome", "numidia")
+    s = pos.state
+    s.units = [u for u in s.units if not (u.loc == "numidia" and u.civ == "carthage")]
+    pos.city("numidia", "Cirta").military_turn("rome")
+    pos.play("rome", "pillage numidia caravan slaves")
+    assert "pillage numidia city cirta" in pos.legal("rome")
+    pos = Position(5, annex_requires_adjacency=True).legion("rome", "cyprus", place="influence")
+    pos.state.provs["cyprus"].owner = "egypt"
+    pos.build_turn("rome").hand("rome", tax=3)
+    assert "annex cyprus" not in pos.legal("rome")
+    with pytest.raises(Exception, match="pillage_buildings_per_turn"):
+        GAME.new_game(1, 5, {"pillage_buildings_per_turn": 0})
