@@ -14,9 +14,11 @@ from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import NotYourTurn
 from engine.core.events import Event
 from engine.core.rng import Rng
+from engine.core.text import count
 from engine.mare_nostrum import bot
 from engine.mare_nostrum.actions import VERBS, Action, notation_text
 from engine.mare_nostrum.board import scores
+from engine.mare_nostrum.build import cost, setup_cost
 from engine.mare_nostrum.commerce import card_words, name
 from engine.mare_nostrum.data import CARDS, CIV_DATA
 from engine.mare_nostrum.moves import apply_action, legal_for_civ
@@ -129,6 +131,18 @@ class MareNostrumGame(Game[State, Action]):
     def notation(self, state: State, seat: Seat, action: Action) -> str:
         return notation_text(action)
 
+    def action_cost(self, state: State, seat: Seat, action: Action) -> str:
+        """A purchase's price: ``"3 cards (all taxes or all different goods)"`` or ``"free"``."""
+        if action.kind not in ("buy", "annex") or state.phase == "setup":
+            if action.kind == "buy" and state.phase == "setup":
+                return count(setup_cost(action.args[0]), "setup point")
+            return ""
+        if action.args[-1] == "free":
+            return "free (Hammurabi)"
+        item = "influence" if action.kind == "annex" else action.args[0]
+        price = cost(state, state.seats[seat], item)
+        return f"{count(price, 'card')} (all taxes or all different goods)"
+
     def action_group(self, notation: str) -> str:
         return GROUPS.get(notation.split(" ", 1)[0].lower(), "other")
 
@@ -174,7 +188,12 @@ class MareNostrumGame(Game[State, Action]):
         if out is not None:
             return "The game is over. " + out.reason
         who = ", ".join(name(c) for c in chooser(state))
-        return f"Round {state.round}, {PHASE_TEXT.get(state.phase, state.phase)}. Waiting for {who}."
+        text = f"Round {state.round}, {PHASE_TEXT.get(state.phase, state.phase)}. Waiting for {who}."
+        t = state.trade
+        if (seat is not None and 0 <= seat < state.players and state.phase == "offer" and t is not None
+                and state.seats[seat] in t.participants and state.seats[seat] not in chooser(state)):
+            text += " You have chosen; your offer stays hidden until everyone has chosen."
+        return text
 
     def status_lines(self, state: State, seat: Seat | None) -> list[str]:
         lines = []

@@ -126,3 +126,10 @@ def test_config_options() -> None:
     assert "annex cyprus" not in pos.legal("rome")
     with pytest.raises(Exception, match="pillage_buildings_per_turn"):
         GAME.new_game(1, 5, {"pillage_buildings_per_turn": 0})
+
+
+def test_action_cost_is_shown() -> None:
+    pos = Position(5).build_turn("rome").hand("rome", tax=3)
+    s, seat = pos.state, pos.seat("rome")
+    assert GAME.action_cost(s, seat, Action("buy", ("legion", "roma"))) == "2 cards (all taxes or all different goods)"
+    assert GAME.action_cost(s, seat, Action("done")) == ""
