@@ -14,13 +14,14 @@ from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import NotYourTurn
 from engine.core.events import Event
 from engine.core.rng import Rng
-from engine.core.text import count
+from engine.core.text import count, join_words
 from engine.mare_nostrum import bot
 from engine.mare_nostrum.actions import VERBS, Action, notation_text
 from engine.mare_nostrum.board import scores
-from engine.mare_nostrum.build import cost, setup_cost
+from engine.mare_nostrum.build import can_pay, cost, purchases, setup_cost
 from engine.mare_nostrum.commerce import card_words, name
-from engine.mare_nostrum.data import CARDS, CIV_DATA
+from engine.mare_nostrum.data import BASE_COST, CARDS, CIV_DATA, province_name
+from engine.mare_nostrum.military import obligations
 from engine.mare_nostrum.moves import apply_action, legal_for_civ
 from engine.mare_nostrum.rounds import chooser, settle
 from engine.mare_nostrum.setup import OPTION_HELP, initial_state
@@ -89,11 +90,33 @@ class MareNostrumGame(Game[State, Action]):
         return isinstance(action, Action) and action in self.legal_actions(state, seat)
 
     def illegal_reason(self, state: State, seat: Seat, action: Action) -> str:
-        """Why the move is not legal, in public terms."""
+        """Why the move is not legal, in public terms, and what would be accepted."""
         if not isinstance(action, Action):
             return "That is not a Mare Nostrum move."
-        return (f"That move is not legal now ({PHASE_TEXT.get(state.phase, state.phase)}). "
-                "Type `moves` to see what you can do.")
+        phase = PHASE_TEXT.get(state.phase, state.phase)
+        civ = state.seats[seat] if 0 <= seat < state.players else ""
+        if civ and state.phase == "build" and state.active == civ and action.kind == "buy" and action.args:
+            item = action.args[0]
+            if item in CARDS or item in BASE_COST:
+                price = cost(state, civ, item)
+                if not can_pay(state, civ, price) and (item, *action.args[1:3]) in [
+                        (i, w, d)[: 1 + len(action.args[1:3])] for i, w, d in purchases(state, civ)]:
+                    hand = state.hands[civ]
+                    kinds = sum(1 for k in hand if k != "tax")
+                    return (f"That costs one set of {count(price, 'card')}: {price} taxes or {price} different goods. "
+                            f"You hold {count(hand.get('tax', 0), 'tax card')} and "
+                            f"{count(kinds, 'kind')} of goods.")
+        if civ and state.phase == "military" and state.active == civ and action.kind == "done":
+            left = obligations(state, civ)
+            if left:
+                return (f"Your legions in {join_words(province_name(p) for p in left)} must fight first "
+                        "(`attack …`) or leave.")
+        if civ and state.phase == "take" and action.kind == "take" and len(action.args) == 2:
+            t = state.trade
+            if t is not None and action.args[1] in t.participants and t.offers.get(action.args[1]):
+                return (f"You may not take from {name(action.args[1])} now (you have just exchanged twice in a row, "
+                        "or Ulysses sent you elsewhere). Take from another player.")
+        return f"That move is not legal now ({phase}). Type `moves` to see what you can do."
 
     def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
         return apply_action(state, state.seats[seat], action)

@@ -59,7 +59,7 @@ def test_illegal_action_says_why_and_changes_nothing() -> None:
     before = GAME.dumps(pos.state)
     with pytest.raises(IllegalAction) as info:
         GAME.apply(pos.state, pos.seat("greece"), Action("buy", ("temple", "athenae")))
-    assert "moves" in info.value.user_message and GAME.dumps(pos.state) == before
+    assert "one set of 6 cards" in info.value.user_message and GAME.dumps(pos.state) == before
     with pytest.raises(IllegalAction) as info2:
         pos.play("greece", "buy temple athenae")
     assert "buy" in info2.value.user_message
@@ -133,3 +133,12 @@ def test_action_cost_is_shown() -> None:
     s, seat = pos.state, pos.seat("rome")
     assert GAME.action_cost(s, seat, Action("buy", ("legion", "roma"))) == "2 cards (all taxes or all different goods)"
     assert GAME.action_cost(s, seat, Action("done")) == ""
+
+
+def test_refusals_say_why() -> None:
+    pos = Position(5).build_turn("greece").hand("greece", tax=3, grain=1)
+    with pytest.raises(IllegalAction, match="one set of 6 cards"):
+        GAME.apply(pos.state, pos.seat("greece"), Action("buy", ("temple", "athenae")))
+    pos = Position(5).legion("rome", "macedonia").legion("greece", "macedonia").military_turn("rome")
+    with pytest.raises(IllegalAction, match="Macedonia must fight first"):
+        GAME.apply(pos.state, pos.seat("rome"), Action("done"))
