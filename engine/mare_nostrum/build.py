@@ -137,8 +137,13 @@ def build_actions(s: State, civ: str) -> list[Action]:
         return pay_actions(s, civ)
     acts: list[Action] = []
     free = has(s, civ, "hammurabi") and "hammurabi" not in s.used[civ]
+    hand = s.hands[civ]
+    best_set = max(hand.get(TAX, 0), sum(1 for g in GOODS if hand.get(g, 0)))
+    prices: dict[str, int] = {}
     for item, where, detail in purchases(s, civ):
-        if can_pay(s, civ, cost(s, civ, item)):
+        if item not in prices:
+            prices[item] = cost(s, civ, item)
+        if prices[item] <= best_set:
             acts.append(Action("buy", (item, where, detail) if detail else (item, where) if where else (item,)))
         if free and item == "influence":
             acts.append(Action("buy", ("influence", where, "free")))
