@@ -36,11 +36,17 @@ def _value(s: State, civ: str, card: str) -> float:
 
 
 def _spare(s: State, civ: str, card: str) -> float:
-    """How gladly ``civ`` gives ``card`` away (offers and compensation)."""
-    hand = s.hands[civ]
+    """How gladly ``civ`` gives ``card`` away (offers and compensation): spare copies first,
+    never the last card of a kind towards its set while another card will do."""
+    hand = dict(s.hands[civ])
+    if s.trade is not None and not s.trade.revealed:
+        for k, n in s.trade.offers.get(civ, {}).items():
+            hand[k] = hand.get(k, 0) - n
+    left = hand.get(card, 0)
+    goal = _goal(s, civ)
     if card == TAX:
-        return 0.0 if _goal(s, civ) == TAX else 1.0 + hand.get(TAX, 0) / 10
-    return hand.get(card, 0) + (0.5 if _goal(s, civ) == TAX else 0.0)
+        return 0.0 if goal == TAX else 1.0 + left / 10
+    return float(left) - 1.0 + (1.5 if goal == TAX else 0.0)
 
 
 def choose(s: State, civ: str, acts: list[Action], seed: int) -> Action:
@@ -53,7 +59,7 @@ def choose(s: State, civ: str, acts: list[Action], seed: int) -> Action:
         return max(acts, key=lambda a: (_value(s, civ, a.args[0]), a.args))
     if "trade" in kinds:
         n = len(acts) - 1
-        return Action("trade", (str(min(n, 4)),))
+        return Action("trade", (str(min(n, 6)),))
     if "pay" in kinds:
         return _pay(s, civ, acts)
     if "lose" in kinds:
