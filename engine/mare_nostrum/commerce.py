@@ -133,18 +133,15 @@ def start_trade(s: State, n: int) -> list[Event]:
 
 
 def _auto_offers(s: State) -> None:
-    """A participant whose offer can be only one multiset (hand of exactly N, or one card type)
-    offers it at once; this shows nothing the hand sizes did not already show."""
+    """A participant holding exactly N cards offers them all at once: there is nothing to
+    choose, and hand sizes are public, so this shows nobody anything new. (A hand of a single
+    card type is not filled in automatically: that would reveal its composition.)"""
     t = s.trade
     assert t is not None
     for c in t.participants:
         hand = s.hands[c]
-        if total(t.offers[c]) == 0 and (total(hand) == t.n or len(hand) == 1):
-            left = t.n
-            for card in sorted(hand):
-                k = min(hand[card], left)
-                add(t.offers[c], card, k)
-                left -= k
+        if total(t.offers[c]) == 0 and total(hand) == t.n:
+            t.offers[c] = dict(hand)
 
 
 def offering(s: State) -> list[str]:
