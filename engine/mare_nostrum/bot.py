@@ -65,7 +65,8 @@ def choose(s: State, civ: str, acts: list[Action], seed: int) -> Action:
     if "lose" in kinds:
         return min(acts, key=lambda a: (a.args[0] == "fortress", a.args))
     if "keep" in kinds or "artemis" in kinds:
-        return max(acts, key=lambda a: (_value(s, civ, a.args[0]), a.args))
+        real = [a for a in acts if a.args[0] != "nothing"] or acts
+        return max(real, key=lambda a: (_value(s, civ, a.args[0]), a.args))
     if "ulysses" in kinds or "helen" in kinds:
         return acts[0]
     if "buy" in kinds or "annex" in kinds:

@@ -314,15 +314,12 @@ def discard(s: State) -> list[Event]:
     (asked only when there is a real choice of type)."""
     events = []
     for civ in s.seats:
-        hand = s.hands[civ]
-        keep_goods = ""
-        types = [g for g in GOODS if hand.get(g, 0)]
-        if has(s, civ, "gardens") and types:
-            if len(types) > 1:
-                s.pending["gardens"] = civ
-                continue
-            keep_goods = types[0]
-        events += _discard_one(s, civ, keep_goods)
+        if has(s, civ, "gardens"):
+            # Asked every time, whatever the hand holds: asking only when there is a choice
+            # would tell the table something about a hidden hand.
+            s.pending["gardens"] = civ
+            continue
+        events += _discard_one(s, civ, "")
     s.phase = "gardens" if "gardens" in s.pending else "military_start"
     return events
 
@@ -346,12 +343,12 @@ def _discard_one(s: State, civ: str, keep: str) -> list[Event]:
 
 def gardens_actions(s: State) -> list[Action]:
     civ = s.pending["gardens"]
-    return [Action("keep", (g,)) for g in GOODS if s.hands[civ].get(g, 0)]
+    return [Action("keep", (g,)) for g in GOODS if s.hands[civ].get(g, 0)] + [Action("keep", ("nothing",))]
 
 
 def apply_gardens(s: State, a: Action) -> list[Event]:
     civ = s.pending.pop("gardens")
-    events = _discard_one(s, civ, a.args[0])
+    events = _discard_one(s, civ, "" if a.args[0] == "nothing" else a.args[0])
     s.phase = "military_start"
     return events
 

@@ -148,8 +148,9 @@ class MareNostrumGame(Game[State, Action]):
                 and after.trade.revealed) or (before.phase == "offer" and after.phase != "offer")
 
     def private_action(self, state: State, seat: Seat, action: Action) -> bool:
-        """Offers, payments, swaps, compensation and the Gardens pick name cards of a hand."""
-        return action.kind in ("offer", "pay", "swap", "give", "keep", "artemis")
+        """Offers, payments, swaps, compensation and the Gardens pick name cards of a hand; which
+        purchases are listed depends on the hand (a 6-card set), so they are private too."""
+        return action.kind in ("offer", "pay", "swap", "give", "keep", "artemis", "buy", "annex", "cancel")
 
     def notation(self, state: State, seat: Seat, action: Action) -> str:
         return notation_text(action)

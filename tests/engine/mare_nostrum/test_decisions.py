@@ -141,6 +141,8 @@ def test_ad_28_gardens_card_counts_in_the_hand() -> None:
     pos = Position(5).give_card("greece", "gardens").build_phase(done=("rome", "carthage", "egypt", "babylon"))
     pos.hand("greece", grain=1, tax=1)
     pos.play("greece", "done")
+    assert pos.legal("greece") == ["keep grain", "keep nothing"]  # asked even with one type
+    pos.play("greece", "keep grain")
     assert pos.state.hands["greece"] == {"grain": 1, "tax": 1}
 
 
