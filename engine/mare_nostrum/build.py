@@ -311,7 +311,7 @@ def complete(s: State, civ: str, item: str, where: str, detail: str) -> list[Eve
 # ---------------------------------------------------------------- discard
 def discard(s: State) -> list[Event]:
     """9.7: keep up to 2 tax cards; the Hanging Gardens owner also keeps 1 goods card
-    (asked only when there is a real choice of type)."""
+    (asked every time, see below)."""
     events = []
     for civ in s.seats:
         if has(s, civ, "gardens"):
