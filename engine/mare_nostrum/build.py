@@ -14,7 +14,7 @@ from engine.core.events import Event, private, public
 from engine.core.text import count
 from engine.mare_nostrum.actions import Action
 from engine.mare_nostrum.board import blocked, has, in_supply, neighbours, units_at, war_torn
-from engine.mare_nostrum.commerce import card_words, name
+from engine.mare_nostrum.commerce import card_words, name, one_card
 from engine.mare_nostrum.data import ADVANCED_POINTS, BASE_COST, CARDS, CIV_DATA, GOODS, PROVINCES, TAX, province_name
 from engine.mare_nostrum.setup import zone
 from engine.mare_nostrum.state import State, Unit, add, total
@@ -211,7 +211,7 @@ def apply_build(s: State, civ: str, a: Action) -> list[Event]:
         add(s.hands[civ], get)
         s.used[civ].append("cleopatra")
         return [public(f"{name(civ)} uses Cleopatra to swap one card with the bank.", "build"),
-                private(s.seat_of(civ), f"You swap 1 {give} for 1 {get}.", "build")]
+                private(s.seat_of(civ), f"You swap {one_card(give)} for {one_card(get)}.", "build")]
     # done
     s.done.append(civ)
     s.active = ""

@@ -9,7 +9,7 @@ about an offer is shown until the last participant has chosen (``Trade.revealed`
 from __future__ import annotations
 
 from engine.core.events import Event, private, public
-from engine.core.text import count, join_words
+from engine.core.text import count, join_words, with_article
 from engine.mare_nostrum.actions import Action
 from engine.mare_nostrum.board import credited, has
 from engine.mare_nostrum.data import CIV_DATA, GOODS, TAX
@@ -21,11 +21,22 @@ def name(civ: str) -> str:
     return CIV_DATA[civ].name
 
 
+_SINGULAR = {"slaves": "slave", "gems": "gem"}
+
+
+def card_noun(card: str) -> str:
+    """``"tax card"``, ``"grain card"``, ``"slave card"``: a card type as a countable noun."""
+    return f"{_SINGULAR.get(card, card)} card"
+
+
+def one_card(card: str) -> str:
+    """``"a tax card"``, ``"an oil card"``."""
+    return with_article(card_noun(card))
+
+
 def card_words(counts: Counts) -> str:
-    """``"2 tax cards and 1 grain"`` for a multiset of cards."""
-    parts = []
-    for c in sorted(counts, key=lambda k: (k != TAX, k)):
-        parts.append(count(counts[c], "tax card") if c == TAX else f"{counts[c]} {c}")
+    """``"2 tax cards and 1 grain card"`` for a multiset of cards."""
+    parts = [count(counts[c], card_noun(c)) for c in sorted(counts, key=lambda k: (k != TAX, k))]
     return join_words(parts) or "nothing"
 
 
@@ -103,7 +114,7 @@ def apply_artemis(s: State, a: Action) -> list[Event]:
     add(s.bank, a.args[0], -1)
     add(s.hands[civ], a.args[0])
     s.phase = "commerce_n"
-    return [private(s.seat_of(civ), f"The Temple of Artemis gives you 1 {a.args[0]}.", "income"),
+    return [private(s.seat_of(civ), f"The Temple of Artemis gives you {one_card(a.args[0])}.", "income"),
             public(f"{name(civ)} takes 1 goods card from the Temple of Artemis.", "income")]
 
 
@@ -223,7 +234,7 @@ def apply_take(s: State, a: Action) -> list[Event]:
     add(t.acquired[taker], card)
     t.last_card = card
     t.forced = ""
-    events = [public(f"{name(taker)} takes {'a tax card' if card == TAX else card} from {name(victim)}.", "trade")]
+    events = [public(f"{name(taker)} takes {one_card(card)} from {name(victim)}.", "trade")]
     if ulysses_ok:
         s.pending["ulysses"] = {"owner": owner, "taker": taker, "victim": victim, "card": card}
         s.phase = "ulysses"
@@ -294,7 +305,7 @@ def apply_give(s: State, a: Action) -> list[Event]:
     add(s.hands[doc], card, -1)
     add(s.hands[t.taker], card)
     events = [private([s.seat_of(doc), s.seat_of(t.taker)],
-                      f"{name(doc)} gives {name(t.taker)} {'a tax card' if card == TAX else '1 ' + card}.", "trade"),
+                      f"{name(doc)} gives {name(t.taker)} {one_card(card)}.", "trade"),
               public(f"{name(doc)} gives {name(t.taker)} one card.", "trade")]
     return events + finish_trade(s)
 

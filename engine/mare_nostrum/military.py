@@ -17,7 +17,7 @@ from engine.core.rng import Rng
 from engine.core.text import count, join_words
 from engine.mare_nostrum.actions import Action
 from engine.mare_nostrum.board import clear_war_placements, has, in_supply, neighbours, sides_in, units_at
-from engine.mare_nostrum.commerce import name
+from engine.mare_nostrum.commerce import name, one_card
 from engine.mare_nostrum.data import CIV_DATA, PROVINCES, SEAS, TAX, province_name
 from engine.mare_nostrum.state import State, Unit, add
 
@@ -205,8 +205,7 @@ def apply_military(s: State, civ: str, a: Action) -> list[Event]:
             if s.bank.get(card, 0) > 0:
                 add(s.bank, card, -1)
                 add(s.hands[civ], card)
-                what_card = "a tax card" if card == TAX else "1 " + card
-                events.append(public(f"Nebuchadnezzar gives {name(civ)} {what_card}.", "conquest"))
+                events.append(public(f"Nebuchadnezzar gives {name(civ)} {one_card(card)}.", "conquest"))
         return events
     legion = _free_legions(s, civ, pid)[0]
     legion.used = True
