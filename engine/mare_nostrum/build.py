@@ -11,7 +11,7 @@ held, when that is exactly C) or one goods type at a time; ``cancel`` withdraws 
 from __future__ import annotations
 
 from engine.core.events import Event, private, public
-from engine.core.text import count
+from engine.core.text import count, join_words
 from engine.mare_nostrum.actions import Action
 from engine.mare_nostrum.board import blocked, has, in_supply, neighbours, units_at, war_torn
 from engine.mare_nostrum.commerce import card_words, name, one_card
@@ -301,9 +301,8 @@ def complete(s: State, civ: str, item: str, where: str, detail: str) -> list[Eve
         if item == "pyramids" or len(mine) >= 4:
             s.winner = civ
             s.phase = "over"
-            why = "built the Pyramids" if item == "pyramids" else f"owns {count(len(mine), 'hero')} and wonders"
-            if item != "pyramids":
-                why = f"owns 4 heroes and wonders ({', '.join(CARDS[c].name for c in mine)})"
+            why = ("builds the Pyramids" if item == "pyramids"
+                   else f"owns 4 heroes and wonders ({join_words(CARDS[c].name for c in mine)})")
             events.append(public(f"{name(civ)} {why} and wins the game!", "victory"))
     return events
 

@@ -295,7 +295,7 @@ def _land_battle(s: State, civ: str, enemy: str, pid: str, k: int, f: int) -> li
                      f"{count(ta // 5, 'hit')}, {name(enemy)} {count(td // 5, 'hit')}.", "battle",
                      dice={civ: da, enemy: dd}, province=pid)]
     s.pending["losses"] = [
-        {"civ": civ, "loc": pid, "hits": td // 5, "attacker": True},
+        {"civ": civ, "loc": pid, "hits": td // 5, "attacker": True, "legion": len(legions), "fortress": len(forts)},
         {"civ": enemy, "loc": pid, "hits": ta // 5, "attacker": False},
     ]
     events += settle_losses(s)
@@ -303,9 +303,17 @@ def _land_battle(s: State, civ: str, enemy: str, pid: str, k: int, f: int) -> li
 
 
 def loss_pool(s: State, entry: dict[str, Any]) -> list[Unit]:
-    """Units that may be taken as losses: the attacker's units that fought here, all the defender's."""
-    return [u for u in s.units if u.civ == entry["civ"] and u.loc == entry["loc"] and u.kind in ("legion", "fortress")
-            and (u.fought or not entry["attacker"])]
+    """Units that may be taken as losses: all the defender's land units there; for the
+    attacker, only as many legions and fortresses as it committed to this battle (units that
+    fought an earlier battle in the same province are alike, so any of them stands in)."""
+    if not entry["attacker"]:
+        return [u for u in s.units
+                if u.civ == entry["civ"] and u.loc == entry["loc"] and u.kind in ("legion", "fortress")]
+    out: list[Unit] = []
+    for kind in ("legion", "fortress"):
+        mine = [u for u in s.units if u.civ == entry["civ"] and u.loc == entry["loc"] and u.kind == kind and u.fought]
+        out += mine[: int(entry.get(kind, 0))]
+    return out
 
 
 def _classes(pool: list[Unit]) -> list[tuple[str, str]]:
@@ -327,6 +335,8 @@ def settle_losses(s: State) -> list[Event]:
             gone = pool[: entry["hits"]]
             for u in gone:
                 s.units.remove(u)
+                if entry["attacker"]:
+                    entry[u.kind] -= 1
             legs = sum(1 for u in gone if u.kind == "legion")
             events.append(public(f"{name(entry['civ'])} loses " + join_words(
                 x for x in (count(legs, "legion") if legs else "",
@@ -350,6 +360,8 @@ def apply_loss(s: State, a: Action) -> list[Event]:
     u = next(u for u in loss_pool(s, entry) if u.kind == a.args[0] and u.place == place)
     s.units.remove(u)
     entry["hits"] -= 1
+    if entry["attacker"]:
+        entry[u.kind] -= 1
     events = [public(f"{name(entry['civ'])} loses a {a.args[0]}"
                      + (f" from {_bname(place)}" if place and place != "influence" else "") + ".", "battle")]
     return events + settle_losses(s)

@@ -252,3 +252,14 @@ def test_ad_52_helen_works_in_a_war_torn_province() -> None:
     pos.legion("rome", "illyria").military_turn("rome")
     pos.play("rome", "march illyria macedonia")
     assert pos.legal("greece") == ["helen yes", "helen no"]
+
+
+def test_ad_46_a_fortress_lost_only_in_the_battle_it_joined() -> None:
+    pos = Position(5).legion("greece", "roma").legion("carthage", "roma").legion("rome", "roma", 2)
+    pos.military_turn("rome")
+    pos.dice(1, 1)  # Rome 1 + 6: one hit on Greece; Greece 1: none
+    pos.play("rome", "attack greece in roma with 1 legion and 1 fortress")
+    pos.dice(1, 6)  # Rome 1: no hit; Carthage 6: one hit on Rome
+    pos.play("rome", "attack carthage in roma with 1 legion")
+    # the hit is taken by the legion that fought Carthage, never by the fortress
+    assert len(units_at(pos.state, "roma", "rome", ("fortress",))) == 1
