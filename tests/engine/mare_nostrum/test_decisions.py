@@ -261,5 +261,7 @@ def test_ad_46_a_fortress_lost_only_in_the_battle_it_joined() -> None:
     pos.play("rome", "attack greece in roma with 1 legion and 1 fortress")
     pos.dice(1, 6)  # Rome 1: no hit; Carthage 6: one hit on Rome
     pos.play("rome", "attack carthage in roma with 1 legion")
-    # the hit is taken by the legion that fought Carthage, never by the fortress
+    # the hit is taken by the legion that fought Carthage, never by the fortress: no choice asked
+    assert not any(t.startswith("lose") for t in pos.legal("rome"))
     assert len(units_at(pos.state, "roma", "rome", ("fortress",))) == 1
+    assert len(units_at(pos.state, "roma", "rome", ("legion",))) == 1
