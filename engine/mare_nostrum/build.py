@@ -189,6 +189,8 @@ def apply_build(s: State, civ: str, a: Action) -> list[Event]:
             s.used[civ].append("hammurabi")
             return complete(s, civ, item, where, "")
         c = cost(s, civ, item)
+        # Decision: a purchase is chosen first and then paid (taxes, goods, or one type at a
+        # time); it takes effect when the set is complete and may be cancelled before that.
         s.pending["buy"] = {"item": item, "where": where, "detail": detail, "cost": c, "paid": {}}
         return []
     if a.kind == "annex":
@@ -314,7 +316,7 @@ def discard(s: State) -> list[Event]:
     events = []
     for civ in s.seats:
         if has(s, civ, "gardens"):
-            # Asked every time, whatever the hand holds: asking only when there is a choice
+            # Decision: asked every time, whatever the hand holds: asking only when there is a choice
             # would tell the table something about a hidden hand.
             s.pending["gardens"] = civ
             continue

@@ -151,6 +151,7 @@ def _auto_offers(s: State) -> None:
     assert t is not None
     for c in t.participants:
         hand = s.hands[c]
+        # Decision: only this case is automatic; every other offer is chosen card by card.
         if total(t.offers[c]) == 0 and total(hand) == t.n:
             t.offers[c] = dict(hand)
 
@@ -225,6 +226,7 @@ def apply_take(s: State, a: Action) -> list[Event]:
     taker = t.taker
     # Ulysses may be offered only if taking from the owner was legal before this take (AD-06).
     owner = next((c for c in t.participants if has(s, c, "ulysses")), "")
+    # Decision: the owner is asked after every eligible take; declining does not use Ulysses up.
     ulysses_ok = (bool(owner) and owner not in (taker, victim) and not t.forced
                   and "ulysses" not in s.used[owner] and total(t.offers[owner]) > 0
                   and owner != _pair_blocked(t, taker))

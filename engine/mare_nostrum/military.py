@@ -93,6 +93,8 @@ def military_actions(s: State, civ: str) -> list[Action]:
         legions = sum(1 for u in units_at(s, pid, civ, ("legion",)) if not u.fought)
         forts = sum(1 for u in units_at(s, pid, civ, ("fortress",)) if not u.fought)
         for e in foes:
+            # Decision: the battle against the last enemy side not yet attacked here takes every
+            # legion and fortress that has not fought (AD-16: every legion fights once).
             if len(foes) == 1:
                 acts.append(Action("attack", (e, pid, str(legions), str(forts))))
             else:
@@ -160,6 +162,7 @@ def apply_military(s: State, civ: str, a: Action) -> list[Event]:
         s.active = ""
         s.pending.pop("mil", None)
         return [public(f"{name(civ)} ends the military turn.", "military")]
+    # Decision: the first legion move, land battle or conquest step ends the sea step (AD-50).
     rec["land"] = True
     if k == "march":
         _close_others(s, civ, x[1])
@@ -171,6 +174,7 @@ def apply_military(s: State, civ: str, a: Action) -> list[Event]:
         s.last = [x[0], x[1]]
         events = [public(f"{name(civ)} moves a legion from {province_name(x[0])} to {province_name(x[1])}.", "move")]
         owner = s.provs[x[1]].owner
+        # Decision: Helen's owner is asked on every eligible entry; declining does not use her up.
         if (owner and owner != civ and s.is_player(owner) and has(s, owner, "helen")
                 and "helen" not in s.used[owner] and in_supply(s, owner, "legion") > 0):
             s.pending["helen"] = {"owner": owner, "prov": x[1], "index": idx}
@@ -345,6 +349,9 @@ def settle_losses(s: State) -> list[Event]:
     if queue:
         return events
     s.pending.pop("losses", None)
+    # Decision: placements in a war-torn province are cleared once the battle's losses are
+    # taken (and at the end of every turn), not when a legion enters, so an occupier who wins
+    # its defence keeps its placements (QA-26).
     clear_war_placements(s)
     return events
 

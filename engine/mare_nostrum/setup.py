@@ -75,6 +75,8 @@ def initial_state(seed: int, players: int, options: Mapping[str, Any] | None) ->
     """The state before the first setup prompt (Rome's caravans or the advanced purchases)."""
     opts = _options(players, options)
     rng = Rng.from_seed(seed)
+    # Decision: seats follow the civilizations' canonical order; the random seat order of 5.1
+    # is kept separately for the tie-breaks that need it.
     seats = [c for c in CIVS if c in opts["civs"]]
     order = list(seats)
     rng.shuffle(order)
