@@ -1,4 +1,4 @@
-"""The ``agora`` command line: play, replay, games, worker, beat, serve.
+"""The ``agora`` command line: play, replay, games, worker, serve, config.
 
 Why one entry point: operators and newcomers learn one tool; every sub-command reaches the
 service only through :mod:`workers.client`, like the chat adapters do.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import signal
 import sys
@@ -87,9 +86,26 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _metrics(redis_url: str) -> None:
+    """This process's /metrics, /healthz and /readyz, when AGORA_METRICS_PORT is set."""
+    agora.start_metrics(redis_url)
+
+
+def cmd_deadlines(args: argparse.Namespace) -> int:
+    """``agora deadlines rebuild``: rebuild the deadline index from the game records."""
+    url = agora.load_settings().store_url()
+    if not url:
+        print("Set REDIS_URL to the store whose deadline index to rebuild.", file=sys.stderr)
+        return 2
+    n = agora.rebuild_deadline_index(url)
+    print(f"Deadline index rebuilt: {n} {'game' if n == 1 else 'games'} scheduled.")
+    return 0
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     """A Celery worker (and beat with --beat). Without REDIS_URL, also the embedded server."""
     with agora.local_services(_data_dir(), workers=args.concurrency, beat=args.beat) as services:
+        _metrics(services.redis_url)
         print(f"Worker running against {services.redis_url}; Ctrl-C or SIGTERM stops it.")
         _wait_for_signal()
     return 0
@@ -101,25 +117,103 @@ def cmd_serve(args: argparse.Namespace) -> int:
     discord_token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token and not discord_token:
         print(
-            "Set TELEGRAM_TOKEN (and optionally TELEGRAM_API_BASE) to serve a bot. "
+            "Set TELEGRAM_TOKEN (and optionally TELEGRAM_API_BASE) or DISCORD_TOKEN to serve a bot. "
             "For a local game without any chat platform, use `agora play duellum`.",
             file=sys.stderr,
         )
         return 2
-    if discord_token and not token:
-        print("The Discord adapter is not available yet; set TELEGRAM_TOKEN to serve Telegram.", file=sys.stderr)
-        return 2
     with agora.local_services(_data_dir(), workers=args.concurrency, beat=True) as services:
+        _metrics(services.redis_url)
+        names = " and ".join(n for n, t in (("Telegram", token), ("Discord", discord_token)) if t)
+        print(f"Serving {names} against {services.redis_url}.")
+        _run_bots(services.redis_url, telegram=bool(token), discord=bool(discord_token))
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """One chat bot alone. With REDIS_URL: only the bot (workers run elsewhere, `agora
+    worker`); without it: the embedded server and a worker with beat too, as `serve` does."""
+    var = f"{args.platform.upper()}_TOKEN"
+    if not os.environ.get(var, "").strip():
+        print(f"Set {var} to run the {args.platform.capitalize()} bot.", file=sys.stderr)
+        return 2
+    wanted = {"telegram": args.platform == "telegram", "discord": args.platform == "discord"}
+    if os.environ.get("REDIS_URL", "").strip():
+        print(f"Running the {args.platform.capitalize()} bot against REDIS_URL.")
+        _run_bots(os.environ["REDIS_URL"].strip(), **wanted)
+        return 0
+    with agora.local_services(_data_dir(), workers=1, beat=True) as services:
+        print(f"Running the {args.platform.capitalize()} bot against {services.redis_url}.")
+        _run_bots(services.redis_url, **wanted)
+    return 0
+
+
+def cmd_discord_sync(args: argparse.Namespace) -> int:
+    """Register the /agora commands with Discord and print what changed."""
+    import asyncio
+
+    from bots.discord.app import env_config, sync_commands
+
+    cfg = env_config()
+    if not cfg["token"]:
+        print("Set DISCORD_TOKEN to register the commands.", file=sys.stderr)
+        return 2
+    for line in asyncio.run(sync_commands(cfg["token"], args.guild, cfg)):
+        print(line)
+    return 0
+
+
+def _run_bots(redis_url: str, *, telegram: bool, discord: bool) -> None:
+    """Run the chosen bots in one event loop until SIGINT/SIGTERM."""
+    if telegram and not discord:
         from bots.telegram.app import run
 
-        print(f"Serving Telegram against {services.redis_url}.")
         run(
-            services.redis_url,
-            token,
+            redis_url,
+            os.environ.get("TELEGRAM_TOKEN", "").strip(),
             api_base=os.environ.get("TELEGRAM_API_BASE") or None,
             webhook=os.environ.get("TELEGRAM_WEBHOOK_URL") or None,
         )
-    return 0
+        return
+    if discord and not telegram:
+        from bots.discord.app import run as run_discord
+
+        run_discord(redis_url)
+        return
+    import asyncio
+
+    asyncio.run(_both_bots(redis_url))
+
+
+async def _both_bots(redis_url: str) -> None:
+    """Telegram and Discord side by side in one event loop (each with its own client)."""
+    import asyncio
+    import contextlib
+
+    from bots.discord import app as dc
+    from bots.telegram import app as tg
+
+    done = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, done.set)
+    tg_client, dc_client = agora.Client(redis_url), agora.Client(redis_url)
+    try:
+        url = os.environ.get("TELEGRAM_WEBHOOK_URL") or None
+        app = tg.build_application(tg_client, os.environ["TELEGRAM_TOKEN"].strip(),
+                                   os.environ.get("TELEGRAM_API_BASE") or None)
+        await tg.start(app, webhook=tg.Webhook.from_env(url) if url else None)
+        discord_task = asyncio.create_task(dc.serve(dc_client, dc.env_config(), done))
+        try:
+            await asyncio.wait({discord_task, asyncio.create_task(done.wait())}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            done.set()
+            await tg.stop(app)
+            await discord_task
+    finally:
+        tg_client.close()
+        dc_client.close()
 
 
 def _wait_for_signal() -> None:
@@ -146,10 +240,19 @@ environment variables:
   TELEGRAM_WEBHOOK_LISTEN   host:port the webhook listens on (default 127.0.0.1:8443)
   TELEGRAM_WEBHOOK_SECRET   the secret Telegram sends with each update (default: random)
   TELEGRAM_CONSUMER         this bot process's name in the outbox consumer group (default telegram-1)
-  DISCORD_TOKEN             the Discord bot token
+  DISCORD_TOKEN             the Discord bot token (unset: no Discord bot)
+  DISCORD_API_BASE          Discord REST base URL (tests: a fake on 127.0.0.1)
+  DISCORD_GATEWAY_URL       Discord gateway websocket URL (tests)
+  DISCORD_SHARDS            shard count, or `auto` for Discord's recommendation (default 1)
+  DISCORD_CONSUMER          this bot process's name in the outbox consumer group (default discord-1)
   AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
   AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
   AGORA_LOG_LEVEL           logging level (default WARNING)
+  AGORA_LOG_FORMAT          text (default) or json: one JSON object per line with game, seat, platform
+  AGORA_METRICS_PORT        serve /metrics, /healthz and /readyz on this port (children: port + 1, + 2, ...)
+  AGORA_METRICS_HOST        address of that endpoint (default 127.0.0.1)
+  AGORA_SECRETS_DIR         folder of secret files named after the variables (e.g. /run/secrets)
+  <VARIABLE>_FILE           read a variable from a file (TELEGRAM_TOKEN_FILE, REDIS_URL_FILE, ...)
   AGORA_PLUGINS             extra game modules to import (each calls engine.register)
 """
 
@@ -160,7 +263,22 @@ environment variables:
   AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
   AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
   AGORA_LOG_LEVEL           logging level (default WARNING)
+  AGORA_LOG_FORMAT          text (default) or json: one JSON object per line with game, seat, platform
+  AGORA_METRICS_PORT        serve /metrics, /healthz and /readyz on this port (children: port + 1, + 2, ...)
+  AGORA_METRICS_HOST        address of that endpoint (default 127.0.0.1)
+  AGORA_SECRETS_DIR         folder of secret files named after the variables (e.g. /run/secrets)
+  <VARIABLE>_FILE           read a variable from a file (TELEGRAM_TOKEN_FILE, REDIS_URL_FILE, ...)
 """
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    """Print the effective configuration (secrets masked) after validating it."""
+    cfg = agora.load_settings()
+    width = max(len(k) for k in cfg.public())
+    print("Configuration is valid. Effective settings (secrets hidden):")
+    for key, value in cfg.public().items():
+        print(f"  {key:<{width}}  {value}")
+    return 0
 
 
 def _version() -> str:
@@ -249,6 +367,15 @@ def parser() -> argparse.ArgumentParser:
     )
     worker.set_defaults(func=cmd_worker)
 
+    dl = sub.add_parser(
+        "deadlines",
+        help="maintain the deadline index (REDIS_URL)",
+        description="Maintain the sorted set of due reminders and timeouts. `rebuild` recomputes it from "
+        "every running game's record (the sweeper also does this when it starts).",
+    )
+    dl.add_argument("action", choices=["rebuild"], help="rebuild: recompute the index from the game records")
+    dl.set_defaults(func=cmd_deadlines)
+
     serve = sub.add_parser(
         "serve",
         help="run store, workers, sweeper and the chat bots on this machine",
@@ -259,13 +386,48 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--concurrency", type=int, default=1, help="worker processes to run (default 1)")
     serve.set_defaults(func=cmd_serve)
+
+    bot = sub.add_parser(
+        "bot",
+        help="run one chat bot alone (Telegram or Discord)",
+        description="Run one chat bot. With REDIS_URL only the bot runs (start workers with `agora worker`); "
+        "without it the embedded server and a worker with the sweeper run too.",
+        epilog=_SERVE_ENV,
+        formatter_class=raw,
+    )
+    bot.add_argument("platform", choices=["telegram", "discord"], help="which bot to run")
+    bot.set_defaults(func=cmd_bot)
+
+    disc = sub.add_parser("discord", help="Discord tools: register the slash commands",
+                          description="Discord tools (DISCORD_TOKEN must be set).")
+    disc_sub = disc.add_subparsers(dest="discord_command", metavar="<tool>", required=True, help="sync")
+    sync = disc_sub.add_parser(
+        "sync",
+        help="register the /agora commands (globally, or for one guild at once) and print what changed",
+        description="Register the /agora command group with Discord. Global commands can take up to an hour "
+        "to appear; --guild registers them for one server, where they appear at once.",
+    )
+    sync.add_argument("--guild", type=int, default=None, metavar="ID", help="register for this guild only")
+    sync.set_defaults(func=cmd_discord_sync)
+    config = sub.add_parser(
+        "config",
+        help="check the configuration and print it without secrets",
+        description="Validate every environment variable and secret file Agora reads, and print the "
+        "effective configuration with secrets masked. Exits 2 naming each wrong variable.",
+        epilog=_SERVE_ENV,
+        formatter_class=raw,
+    )
+    config.add_argument("action", choices=["check"], help="what to do (check: validate and print)")
+    config.set_defaults(func=cmd_config)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(
-        level=os.environ.get("AGORA_LOG_LEVEL", "WARNING"), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    try:
+        agora.setup_logging(agora.load_settings())
+    except agora.SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     p = parser()
     args = p.parse_args(argv)
     if not getattr(args, "func", None):

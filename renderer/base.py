@@ -10,6 +10,7 @@ and names) is drawn once per process instead of once per turn. Piece icons live 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -17,7 +18,8 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
@@ -242,6 +244,46 @@ def safe_text(text: str) -> str:
     return "".join(ch if ord(ch) <= 0x24F else "?" for ch in text)
 
 
+# ----------------------------------------------------------------------------- clipped-text watch
+
+_CLIPPED: ContextVar[list[str] | None] = ContextVar("agora_renderer_clipped", default=None)
+_DRAWN: ContextVar[list[str] | None] = ContextVar("agora_renderer_drawn", default=None)
+
+
+@contextlib.contextmanager
+def text_watch() -> Iterator[list[str]]:
+    """Collect every string :func:`draw_text` draws (tests: what a board says, in words)."""
+    drawn: list[str] = []
+    token = _DRAWN.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _DRAWN.reset(token)
+
+
+@contextlib.contextmanager
+def clip_watch() -> Iterator[list[str]]:
+    """Collect every text the helpers below had to cut (with "…") or could not fit its box.
+
+    Why: a board must never silently drop information (a cut "Wonder stage 2: trade from…"
+    hid a price from a player). Layouts grow instead of cutting; tests render many random
+    views inside this context and assert the list stays empty.
+    """
+    clipped: list[str] = []
+    token = _CLIPPED.set(clipped)
+    try:
+        yield clipped
+    finally:
+        _CLIPPED.reset(token)
+
+
+def report_clip(text: str) -> None:
+    """Record that ``text`` did not fit where it was drawn (no-op outside :func:`clip_watch`)."""
+    clipped = _CLIPPED.get()
+    if clipped is not None:
+        clipped.append(text)
+
+
 # ----------------------------------------------------------------------------- text helpers
 
 
@@ -256,26 +298,50 @@ def text_width(text: str, fnt: Font) -> float:
 
 _SPRITE_MAX_CHARS: Final[int] = 48  # longer strings (log lines, status sentences) rarely repeat
 
+# Text of this size and larger is drawn without anti-aliasing (FreeType's monochrome
+# rendering, which is hinted for it). Why: the grey edge pixels of anti-aliased glyphs are
+# most of what a board's PNG spends its bytes on (about a quarter of the file measured on a
+# finished Duellum board), while glyphs this large stay smooth to the eye, and a phone that
+# shows the board 400 px wide averages the edges anyway. Smaller text keeps its grey edges,
+# which it needs to stay legible.
+ALIASED_FROM: Final[int] = 20
+
+
+def _font_size(fnt: ImageFont.FreeTypeFont) -> int:
+    return int(getattr(fnt, "size", 0))
+
+
+def _render_masks(
+    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
+) -> tuple[int, int, Image.Image, Image.Image | None]:
+    """Masks of ``text``: (dx, dy) from the anchor point, the fill mask, the stroke mask."""
+    box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
+    size = (max(1, right - left), max(1, bottom - top))
+    mode = "1" if _font_size(fnt) >= ALIASED_FROM else "L"
+    fill_mask = Image.new("L", size, 0)
+    pen = ImageDraw.Draw(fill_mask)
+    pen.fontmode = mode
+    pen.text((-left, -top), text, fill=255, font=fnt, anchor=anchor)
+    stroke_mask = None
+    if stroke:
+        stroke_mask = Image.new("L", size, 0)
+        pen = ImageDraw.Draw(stroke_mask)
+        pen.fontmode = mode
+        pen.text((-left, -top), text, fill=255, font=fnt, anchor=anchor, stroke_width=stroke)
+    return left, top, fill_mask, stroke_mask
+
 
 @functools.lru_cache(maxsize=2048)
 def _sprite(
     text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
 ) -> tuple[int, int, Image.Image, Image.Image | None]:
-    """Rendered masks of ``text``: (dx, dy) from the anchor point, the fill mask, the stroke mask.
+    """Cached :func:`_render_masks`.
 
     Why: rasterising glyphs is most of the cost of a turn's image, and most strings (numbers,
     captions, names) repeat every turn; a cached mask is blitted with ``ImageDraw.bitmap``.
     """
-    box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
-    left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
-    size = (max(1, right - left), max(1, bottom - top))
-    fill_mask = Image.new("L", size, 0)
-    ImageDraw.Draw(fill_mask).text((-left, -top), text, fill=255, font=fnt, anchor=anchor)
-    stroke_mask = None
-    if stroke:
-        stroke_mask = Image.new("L", size, 0)
-        ImageDraw.Draw(stroke_mask).text((-left, -top), text, fill=255, font=fnt, anchor=anchor, stroke_width=stroke)
-    return left, top, fill_mask, stroke_mask
+    return _render_masks(text, fnt, anchor, stroke)
 
 
 def draw_text(
@@ -291,18 +357,19 @@ def draw_text(
 ) -> None:
     """Draw ``text`` at ``xy`` with a Pillow ``anchor``; a ``stroke`` halo keeps it readable on lines.
 
-    Short TrueType strings go through a cache of rendered masks (positions rounded to whole
-    pixels); long one-off sentences are drawn directly so the cache stays small.
+    TrueType text is drawn from masks (positions rounded to whole pixels); short strings'
+    masks are cached, long one-off sentences are rendered each time so the cache stays small.
     Bitmap fallback fonts (no anchor support) are placed by hand.
     """
     text = safe_text(text)
     if not text:
         return
-    if isinstance(fnt, ImageFont.FreeTypeFont) and len(text) > _SPRITE_MAX_CHARS:
-        draw.text(xy, text, fill=fill, font=fnt, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
-        return
+    drawn = _DRAWN.get()
+    if drawn is not None:
+        drawn.append(text)
     if isinstance(fnt, ImageFont.FreeTypeFont):
-        dx, dy, fill_mask, stroke_mask = _sprite(text, fnt, anchor, stroke)
+        masks = _sprite if len(text) <= _SPRITE_MAX_CHARS else _render_masks
+        dx, dy, fill_mask, stroke_mask = masks(text, fnt, anchor, stroke)
         pos = (round(xy[0]) + dx, round(xy[1]) + dy)
         if stroke_mask is not None:
             draw.bitmap(pos, stroke_mask, fill=stroke_fill)
@@ -330,6 +397,8 @@ def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -
                 continue
             if current:
                 lines.append(current)
+            if text_width(word, fnt) > max_width and len(word) > 1:
+                report_clip(word)
             while text_width(word, fnt) > max_width and len(word) > 1:
                 cut = len(word) - 1
                 while cut > 1 and text_width(word[:cut], fnt) > max_width:
@@ -339,6 +408,7 @@ def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -
             current = word
         lines.append(current)
     if max_lines is not None and len(lines) > max_lines:
+        report_clip(text)
         lines = lines[:max_lines]
         last = lines[-1]
         while last and text_width(last + ellipsis, fnt) > max_width:
@@ -348,8 +418,20 @@ def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -
 
 
 def fit_text(text: str, fnt: Font, max_width: float) -> str:
-    """``text`` cut with "…" so it fits ``max_width`` on one line."""
+    """``text`` cut with "…" so it fits ``max_width`` on one line (a cut is reported to
+    :func:`clip_watch`: use it only as a last resort after the layout tried to make room)."""
     return wrap(text.replace("\n", " "), fnt, max_width, max_lines=1)[0] if text else ""
+
+
+def fit_font(text: str, size: int, max_width: float, style: str = "regular", min_size: int = 12) -> Font:
+    """The largest font of ``style`` from ``size`` down to ``min_size`` in which ``text`` fits
+    ``max_width`` on one line; reported as clipped when even ``min_size`` is too wide."""
+    for s in range(size, min_size - 1, -1):
+        fnt = font(s, style)
+        if text_width(safe_text(text), fnt) <= max_width:
+            return fnt
+    report_clip(text)
+    return font(min_size, style)
 
 
 def draw_lines(
@@ -389,22 +471,44 @@ def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 # PNG encoding. Pillow's PNG encoder picks a filter per row by trying several (adaptive
 # filtering); on a 1600 x 1800 board that alone took ~60 ms here even at compress_level=1,
 # more than drawing the whole turn. Flat-colour art compresses as well without row filters, so
-# this writer emits filter type 0 rows and deflates them with zlib at level 3: about a third
-# of Pillow's time and a slightly smaller file than Pillow's level 1 (measured with
-# bench/bench_render.py; see its docstring). The output is a standard 8-bit PNG that any
-# decoder reads, and deterministic for the same pixels and zlib version.
+# this writer emits filter type 0 rows and deflates them with zlib. The output is a standard
+# 8-bit PNG that any decoder reads, and deterministic for the same pixels and zlib version.
+#
+# Boards are written as palette images (``colours``): the art is flat colours plus the
+# anti-aliased edges of text, so 64 colours chosen for the image (fast octree, no dithering)
+# look the same at full size and when a chat app scales the image, and a palette PNG is a
+# third of the raw data; with zlib level 6 a board drops from ~330 KB (RGB) to well under
+# 150 KB (measured with bench/bench_render.py and bench/bench_render_seven_wonders.py).
 PNG_ZLIB_LEVEL: Final[int] = 3
+BOARD_COLOURS: Final[int] = 64
+BOARD_ZLIB_LEVEL: Final[int] = 6
 _PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
-_PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4)}
+_PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4), "P": (3, 1)}
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL) -> bytes:
-    """PNG bytes of ``image`` (RGB, RGBA or L; other modes are converted to RGB)."""
-    if image.mode not in _PNG_COLOUR_TYPE:
+def quantized(image: Image.Image, colours: int = BOARD_COLOURS) -> Image.Image:
+    """``image`` as a palette image of at most ``colours`` colours (fast octree, no dither)."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    return rgb.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL, colours: int | None = None) -> bytes:
+    """PNG bytes of ``image`` (RGB, RGBA or L, lossless; other modes are converted to RGB).
+
+    With ``colours`` the image is first reduced to a palette of that many colours and written
+    as an indexed PNG (what the boards use: see the comment above).
+    """
+    palette = b""
+    if colours is not None:
+        image = quantized(image, colours)
+        extrema = image.getextrema()
+        top = int(extrema[1]) if isinstance(extrema[1], int | float) else colours - 1
+        palette = bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
+    elif image.mode not in _PNG_COLOUR_TYPE or image.mode == "P":
         image = image.convert("RGB")
     colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
     width, height = image.size
@@ -414,7 +518,15 @@ def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL) -> bytes:
     rows = [part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])]
     idat = zlib.compress(b"".join(rows), level)
     header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
-    return _PNG_SIGNATURE + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+    chunks = _png_chunk(b"IHDR", header)
+    if palette:
+        chunks += _png_chunk(b"PLTE", palette)
+    return _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+
+
+def encode_board(image: Image.Image) -> bytes:
+    """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`)."""
+    return encode_png(image, BOARD_ZLIB_LEVEL, colours=BOARD_COLOURS)
 
 
 # ----------------------------------------------------------------------------- static-layer cache

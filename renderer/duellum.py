@@ -1,16 +1,19 @@
 """Antike Duellum board image (public) and hand image (private), from a view dict only.
 
-Layout of the public board, 1600 px wide, readable on a phone (labels ≥ 18 px):
+Layout of the public board, 1600 px wide; its height grows with what it must say:
 
-    header: game, nations, turn; the awaited action; legend of borders/kinds
-    map: 1600 x 1000, the data file's coordinates 1:1 (regions, borders, pieces)
-    rondel | nation panel (seat 0) | nation panel (seat 1)
-    face-up event row, deck and discard | last turn's summary
+    header: who is to move (or who won) and the score, big; the turn and awaited action
+    map: 1600 x 1000, the data file's coordinates 1:1 (regions, borders, pieces), legend below
+    rondel | last turn (every sentence, most important first)
+    nation panel (seat 0) | nation panel (seat 1)
+    face-up event row with whole card texts, deck and discard; the bank
 
 Why this shape: everything a player needs to decide a move is in one image, in the chat,
-without a second message. The static parts (map base with placed names, rondel wheel,
-frames, legend) are drawn once per process and map into :data:`STATIC_LAYERS`; a turn copies
-that base and draws only the changing parts.
+without a second message, and the order follows what a player looks for on a phone (whose
+turn, the score, what changed, their own resources). Nothing is cut: every panel is
+measured first and the image grows (see :func:`renderer.base.clip_watch`). The static map
+(regions, borders, placed names, legend) is drawn once per process into
+:data:`STATIC_LAYERS`; a turn copies it and draws only the changing parts.
 
 Privacy: :func:`render` reads public fields only — never ``hand``, never the ``viewer``, and
 ``cards`` only for cards in the public event row — so every seat's view gives the same public
@@ -25,6 +28,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.core.text import count
 from renderer.base import (
     INK,
     PAPER,
@@ -32,8 +36,8 @@ from renderer.base import (
     WHITE,
     draw_lines,
     draw_text,
-    encode_png,
-    fit_text,
+    encode_board,
+    fit_font,
     font,
     fonts_signature,
     line_height_of,
@@ -43,14 +47,18 @@ from renderer.base import (
 from renderer.duellum_map import MapLayout, changed_regions, draw_base, draw_pieces
 from renderer.duellum_model import Geometry, geometry, owner_of, owners
 from renderer.duellum_panels import (
+    bank_lines,
+    draw_bank,
     draw_events,
-    draw_events_base,
     draw_header,
     draw_legend,
     draw_log,
-    draw_log_base,
     draw_nation,
-    draw_nation_base,
+    events_height,
+    header_height,
+    log_height,
+    nation_height,
+    player_label,
     seat_flags,
 )
 from renderer.duellum_rondel import draw_rondel, draw_rondel_base
@@ -59,75 +67,111 @@ from renderer.viewdata import as_list, as_map, as_opt_int, as_str, str_list
 
 GAME_ID = "duellum"
 WIDTH = 1600
-HEADER_H = 100
 MAP_H = 1000
-BAND1_H = 440
-BAND2_H = 250
-HEIGHT = HEADER_H + MAP_H + BAND1_H + BAND2_H
-B1 = HEADER_H + MAP_H
-B2 = B1 + BAND1_H
-
-HEADER_BOX: Box = (0, 0, 1070, HEADER_H)
-LEGEND_BOX: Box = (1080, 4, WIDTH - 10, HEADER_H - 4)
-RONDEL_BOX: Box = (8, B1 + 8, 460, B1 + BAND1_H - 4)
-PANEL_BOXES: tuple[Box, Box] = ((468, B1 + 8, 1030, B1 + BAND1_H - 4), (1038, B1 + 8, WIDTH - 8, B1 + BAND1_H - 4))
-EVENTS_BOX: Box = (8, B2 + 4, 1000, HEIGHT - 8)
-LOG_BOX: Box = (1008, B2 + 4, WIDTH - 8, HEIGHT - 8)
+LEGEND_H = 50
+RONDEL = 520  # the rondel's square
+M = 10  # outer margin and gap between panels
 
 
 @dataclass(frozen=True, slots=True)
 class Base:
-    """A cached static layer: the image (read-only, copied per turn) and the map placement."""
+    """A cached static layer: the map with its legend (read-only, copied per turn) and placement."""
 
     image: Image.Image
     layout: MapLayout
-    rondel: tuple[str, ...]
+    rondel: Image.Image
+    spaces: tuple[str, ...]
 
 
 def _build_base(geo: Geometry) -> Base:
-    image = new_canvas((WIDTH, HEIGHT), PAPER)
+    image = new_canvas((WIDTH, MAP_H + LEGEND_H), PAPER)
     draw = ImageDraw.Draw(image)
-    layout = draw_base(image, geo, (0, HEADER_H), (WIDTH, MAP_H))
-    draw.line((0, HEADER_H - 1, WIDTH, HEADER_H - 1), fill=INK, width=2)
-    draw.line((0, B1, WIDTH, B1), fill=INK, width=2)
-    draw_legend(draw, LEGEND_BOX)
-    draw_rondel_base(draw, RONDEL_BOX, geo.rondel)
-    for box in PANEL_BOXES:
-        draw_nation_base(draw, box)
-    draw_events_base(draw, EVENTS_BOX)
-    draw_log_base(draw, LOG_BOX)
-    return Base(image, layout, geo.rondel)
+    layout = draw_base(image, geo, (0, 0), (WIDTH, MAP_H))
+    draw.line((0, MAP_H, WIDTH, MAP_H), fill=INK, width=2)
+    draw_legend(draw, (0, MAP_H, WIDTH, MAP_H + LEGEND_H))
+    rondel = new_canvas((RONDEL, RONDEL), PAPER)
+    draw_rondel_base(ImageDraw.Draw(rondel), (0, 0, RONDEL, RONDEL), geo.rondel)
+    return Base(image, layout, rondel, geo.rondel)
 
 
 def base_for(view: Mapping[str, Any]) -> Base:
     """The static layer for this view's map, from the cache (built on first use)."""
     geo = geometry(view)
-    key = (GAME_ID, as_str(view.get("map_side")), (WIDTH, HEIGHT), geo, fonts_signature())
+    key = (GAME_ID, as_str(view.get("map_side")), WIDTH, geo, fonts_signature())
     base: Base = STATIC_LAYERS.get(key, lambda: _build_base(geo))
     return base
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each part of a turn's board goes (heights measured from the view)."""
+
+    height: int
+    header: Box
+    map_top: int
+    rondel: Box
+    log: Box
+    panels: tuple[Box, Box]
+    events: Box
+    bank: Box
+    bank_lines: tuple[str, ...]
+
+
+def layout(view: Mapping[str, Any]) -> Layout:
+    """Measure every panel and stack them: nothing is cut, the board grows instead."""
+    owner_list = owners(view)
+    players = [as_map(p) for p in as_list(view.get("players"))]
+    head_h = round(header_height(view, owner_list, WIDTH))
+    y = head_h
+    map_top = y
+    y += MAP_H + LEGEND_H + M
+    log_x = M + RONDEL + M
+    band = max(RONDEL, round(log_height(view, WIDTH - log_x - M)))
+    rondel = (M, y, M + RONDEL, y + RONDEL)
+    log = (log_x, y, WIDTH - M, y + band)
+    y += band + M
+    half = (WIDTH - 3 * M) / 2
+    panel_h = round(max((nation_height(p, half) for p in players), default=200.0))
+    panels = ((M, y, M + half, y + panel_h), (2 * M + half, y, WIDTH - M, y + panel_h))
+    y += panel_h + M
+    ev_h = round(events_height(view, WIDTH - 2 * M))
+    events = (M, y, WIDTH - M, y + ev_h)
+    y += ev_h + 8
+    lines = tuple(bank_lines(as_map(view.get("bank")), WIDTH - 2 * M))
+    bank = (M, y, WIDTH - M, y + len(lines) * line_height_of(font(24)))
+    y = round(bank[3]) + M
+    return Layout(y, (0, 0, WIDTH, head_h), map_top, rondel, log, panels, events, bank, lines)
 
 
 def board_image(view: Mapping[str, Any]) -> Image.Image:
     """The public board as a Pillow image (before PNG encoding; the benchmark times both)."""
     base = base_for(view)
-    image = base.image.copy()
-    draw = ImageDraw.Draw(image)
+    plan = layout(view)
     owner_list = owners(view)
-    draw_header(draw, HEADER_BOX, view, owner_list, HEADER_BOX[2] - HEADER_BOX[0])
-    draw_pieces(draw, view, base.layout, owner_list, changed_regions(view))
+    image = new_canvas((WIDTH, plan.height), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw_header(draw, plan.header, view, owner_list)
+    map_image = base.image.copy()
+    draw_pieces(ImageDraw.Draw(map_image), view, base.layout, owner_list, changed_regions(view))
+    image.paste(map_image, (0, plan.map_top))
+    draw.line((0, plan.map_top - 1, WIDTH, plan.map_top - 1), fill=INK, width=2)
+    image.paste(base.rondel, (round(plan.rondel[0]), round(plan.rondel[1])))
     players = [as_map(p) for p in as_list(view.get("players"))]
-    draw_rondel(draw, RONDEL_BOX, base.rondel, players, owner_list, as_map(as_map(view.get("last_turn")).get("rondel")))
-    for seat, (player, box) in enumerate(zip(players, PANEL_BOXES, strict=False)):
+    move = as_map(as_map(view.get("last_turn")).get("rondel"))
+    draw_rondel(draw, plan.rondel, base.spaces, players, owner_list, move)
+    draw_log(draw, plan.log, view, owner_list)
+    for seat, (player, box) in enumerate(zip(players, plan.panels, strict=False)):
         to_move, winner = seat_flags(view, seat)
-        draw_nation(draw, box, player, owner_list[seat], to_move=to_move, winner=winner)
-    draw_events(draw, EVENTS_BOX, view)
-    draw_log(draw, LOG_BOX, view, owner_list)
+        owner = owner_list[seat]
+        draw_nation(draw, box, player, owner, player_label(view, owner), to_move=to_move, winner=winner)
+    draw_events(draw, plan.events, view)
+    draw_bank(draw, plan.bank, plan.bank_lines)
     return image
 
 
 def render(view: Mapping[str, Any]) -> bytes:
     """The public board PNG for ``view`` (any seat's view or a spectator's: same image)."""
-    return encode_png(board_image(view))
+    return encode_board(board_image(view))
 
 
 # ----------------------------------------------------------------------------- private hand
@@ -146,9 +190,7 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
         return None
     owner = owner_of(owners(view), seat)
     cards = as_map(view.get("cards"))
-    title_font = font(34, "bold")
-    name_font = font(28, "bold")
-    body_font = font(24)
+    body_font = font(28)
     lh = line_height_of(body_font)
     entries = []
     for card_id in hand:
@@ -156,34 +198,34 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
         name = as_str(card.get("name"), card_id.replace("_", " ").title())
         body = wrap(as_str(card.get("text")), body_font, HAND_W - 80)
         entries.append((name, body))
-    heights = [64 + len(body) * lh + 16 for _, body in entries]
-    height = 120 + sum(h + 16 for h in heights) + 10
+    heights = [70 + len(body) * lh + 16 for _, body in entries]
+    height = 130 + sum(h + 16 for h in heights) + 10
     image = new_canvas((HAND_W, int(height)), PAPER)
     draw = ImageDraw.Draw(image)
     nation = owner.name if owner else f"Seat {seat + 1}"
     if owner is not None:
-        draw.rectangle((0, 0, HAND_W, 76), fill=owner.fill)
+        draw.rectangle((0, 0, HAND_W, 80), fill=owner.fill)
     draw_text(
         draw,
-        (24, 38),
-        fit_text(f"Your event cards — {nation}", title_font, HAND_W - 48),
-        title_font,
+        (24, 40),
+        f"Your event cards — {nation}",
+        fit_font(f"Your event cards — {nation}", 38, HAND_W - 48, "bold"),
         owner.ink if owner else INK,
         anchor="lm",
     )
     turn = view.get("turn")
     draw_text(
         draw,
-        (24, 90),
-        f"Private: only you see this image · turn {turn} · {len(hand)} card{'s' if len(hand) != 1 else ''}",
-        font(22),
+        (24, 94),
+        f"Private: only you see this image · turn {turn} · {count(len(hand), 'card')}",
+        font(24),
         INK,
     )
-    y = 130.0
+    y = 140.0
     for (name, body), h in zip(entries, heights, strict=True):
         draw.rounded_rectangle((20, y, HAND_W - 20, y + h), radius=12, fill=WHITE, outline=INK, width=3)
-        draw.rounded_rectangle((23, y + 3, HAND_W - 23, y + 52), radius=10, fill=(236, 214, 160))
-        draw_text(draw, (40, y + 28), fit_text(name, name_font, HAND_W - 80), name_font, INK, anchor="lm")
-        draw_lines(draw, (40, y + 64), body, body_font, INK, lh)
+        draw.rounded_rectangle((23, y + 3, HAND_W - 23, y + 56), radius=10, fill=(236, 214, 160))
+        draw_text(draw, (40, y + 30), name, fit_font(name, 32, HAND_W - 80, "bold"), INK, anchor="lm")
+        draw_lines(draw, (40, y + 68), body, body_font, INK, lh)
         y += h + 16
-    return encode_png(image)
+    return encode_board(image)

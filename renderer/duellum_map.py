@@ -74,8 +74,9 @@ def draw_base(image: Image.Image, geo: Geometry, origin: tuple[int, int], size: 
     draw.rectangle((ox, oy, ox + w - 1, oy + h - 1), fill=SEA_BG)
     nodes = {r.id: (r.x + ox, r.y + oy) for r in geo.regions}
 
-    # Soft "territory" blobs give land masses and seas a shape beyond the discs.
-    for kinds, radius, amount in ((("SEA",), 78, 0.55), (("MIXED", "LAND"), 70, 0.45)):
+    # Soft "territory" blobs give land masses a shape beyond the discs. (Seas have none: the
+    # background is sea already, and every blob edge costs PNG bytes on every turn's board.)
+    for kinds, radius, amount in ((("MIXED", "LAND"), 70, 0.45),):
         for r in geo.regions:
             if r.kind in kinds:
                 x, y = nodes[r.id]
@@ -114,12 +115,16 @@ def draw_base(image: Image.Image, geo: Geometry, origin: tuple[int, int], size: 
     return MapLayout(origin=origin, nodes=nodes, slots=slots)
 
 
+TEMPLE = 36  # icon sizes: big enough to recognise at phone width, in boxes no label may cover
+WALL = 40
+
+
 def _temple_box(x: float, y: float) -> Box:
-    return (x - R - 12, y - R - 12, x - R + 16, y - R + 14)
+    return (x - R - 22, y - R - 20, x - R + 18, y - R + 18)
 
 
 def _wall_box(x: float, y: float) -> Box:
-    return (x + R - 16, y - R - 8, x + R + 12, y - R + 12)
+    return (x + R - 18, y - R - 14, x + R + 24, y - R + 14)
 
 
 def _draw_border(draw: ImageDraw.ImageDraw, p: tuple[int, int], q: tuple[int, int], colour: str) -> Segment:
@@ -184,7 +189,7 @@ def _place_slot(placer: Placer, node: tuple[int, int], idx: int, taken: Sequence
     """Reserve a box for a unit chip next to a node (right, left, above, below, diagonals)."""
     x, y = node
     w, h = CHIP_W, CHIP_H
-    g = R + 12
+    g = R + 5  # close to its own disc, so a chip never seems to belong to a neighbour
     options: list[tuple[Box, str]] = [
         ((x + g, y - h / 2, x + g + w, y + h / 2), "l"),
         ((x - g - w, y - h / 2, x - g, y + h / 2), "r"),
@@ -248,10 +253,10 @@ def _draw_city(
     icons.city_token(draw, x, y, TOKEN, fill, ink, letter, as_str(city.get("resource"), "marble").lower())
     if as_bool(city.get("temple")):
         tb = _temple_box(x, y)
-        icons.temple(draw, (tb[0] + tb[2]) / 2, (tb[1] + tb[3]) / 2, 24)
+        icons.temple(draw, (tb[0] + tb[2]) / 2, (tb[1] + tb[3]) / 2, TEMPLE)
     if as_bool(city.get("wall")):
         wb = _wall_box(x, y)
-        icons.wall(draw, (wb[0] + wb[2]) / 2, (wb[1] + wb[3]) / 2, 26)
+        icons.wall(draw, (wb[0] + wb[2]) / 2, (wb[1] + wb[3]) / 2, WALL)
 
 
 def chip_width(legions: int, galleys: int, special: bool = False) -> float:

@@ -1,18 +1,23 @@
-"""Duellum side panels: header, legend, one panel per nation, event row and turn log.
+"""Duellum side panels: header, one panel per nation, event row, last turn and bank.
 
-Why each panel has a ``*_base`` and a per-turn function: frames, captions and the legend are
-static and go into the cached base image; the per-turn functions only draw values. Everything
-here is public information: the nation panels show the size of a hand, never its cards (those
-are drawn only by the private hand image).
+Why every panel is measured before it is drawn: nothing on a board may be cut ("… and 5 more
+lines" once hid the conquest of a player's own city), so each panel says how tall it must be
+for its texts and the board grows to fit. Type sizes are chosen for a phone: the board is
+1600 px wide and is often seen 400 px wide, so what matters in a turn (whose turn, scores,
+what changed, a nation's resources) is drawn at 34-46 px (about 9-12 px on the phone).
+Everything here is public information: the nation panels show the size of a hand, never its
+cards (those are drawn only by the private hand image).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import ImageDraw
 
+from engine.core.text import count, join_words
 from renderer import icons
 from renderer.base import (
     BORDER_COLOUR,
@@ -26,7 +31,7 @@ from renderer.base import (
     WHITE,
     draw_lines,
     draw_text,
-    fit_text,
+    fit_font,
     font,
     line_height_of,
     text_width,
@@ -45,87 +50,196 @@ from renderer.placement import Box
 from renderer.viewdata import as_bool, as_int, as_list, as_map, as_opt_int, as_str, str_list
 
 OWNED: RGB = (30, 110, 60)
+PAD = 18
 
 
-def frame(draw: ImageDraw.ImageDraw, box: Box, title: str | None = None) -> None:
+def frame(draw: ImageDraw.ImageDraw, box: Box, title: str | None = None, size: int = 30) -> None:
     """A panel frame with an optional caption in its top-left corner."""
     draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=3)
     if title:
-        draw_text(draw, (box[0] + 16, box[1] + 10), title, font(22, "bold"), INK)
+        draw_text(draw, (box[0] + PAD, box[1] + 12), title, font(size, "bold"), INK)
 
 
-# ----------------------------------------------------------------------------- header and legend
+def player_label(view: Mapping[str, Any], owner: Owner) -> str:
+    """``Romans (alice)`` when the platform told the view who plays the seat, else ``Romans``."""
+    names = as_list(view.get("player_names"))
+    who = as_str(names[owner.seat]) if owner.seat < len(names) else ""
+    return f"{owner.name} ({who})" if who else owner.name
 
 
-def draw_header(
-    draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner], width: float
-) -> None:
-    """Title line (game, nations, turn) and the awaited-action line, with the mover's colour."""
-    x, y = box[0] + 16, box[1] + 8
-    names = " vs ".join(o.name for o in owner_list) or "Antike Duellum"
-    turn = as_int(view.get("turn"))
-    side = as_str(view.get("map_side"))
-    title = f"Antike Duellum {side} — {names} — turn {turn}" if side else f"Antike Duellum — {names} — turn {turn}"
-    draw_text(draw, (x, y), fit_text(title, font(30, "bold"), width - 32), font(30, "bold"), INK)
+# ----------------------------------------------------------------------------- header
+
+TITLE_SIZE = 46
+STATUS_SIZE = 32
+
+
+def _movers(view: Mapping[str, Any], owner_list: Sequence[Owner]) -> list[Owner]:
     if as_bool(view.get("over")):
         winner = owner_of(owner_list, view.get("winner"))
-        status = f"Game over — {winner.name} win" if winner else "Game over"
-        movers: list[Owner] = [winner] if winner else []
-    else:
-        status = as_str(view.get("awaiting"), "")
-        movers = [o for s in as_list(view.get("to_move")) if (o := owner_of(owner_list, s)) is not None]
-        if not movers and (active := owner_of(owner_list, view.get("active"))) is not None:
-            movers = [active]
-    cx = x
-    cy = y + 52
-    for o in movers:
-        icons.stone(draw, cx + 15, cy, 15, o.fill, o.ink, o.letter)
-        cx += 36
-    fnt = font(24)
-    draw_text(draw, (cx + 4, cy), fit_text(status, fnt, width - (cx - box[0]) - 24), fnt, INK, anchor="lm")
+        return [winner] if winner else []
+    movers = [o for s in as_list(view.get("to_move")) if (o := owner_of(owner_list, s)) is not None]
+    if not movers and (active := owner_of(owner_list, view.get("active"))) is not None:
+        movers = [active]
+    return movers
+
+
+def headline(view: Mapping[str, Any], owner_list: Sequence[Owner]) -> str:
+    """The big first line: who is to move, or who won (with the player's name when known)."""
+    movers = _movers(view, owner_list)
+    if as_bool(view.get("over")):
+        if not movers:
+            return "Game over"
+        return f"Game over: {player_label(view, movers[0])} win"
+    if not movers:
+        return "Antike Duellum"
+    return f"{join_words(player_label(view, o) for o in movers)} to move"
+
+
+def status_line(view: Mapping[str, Any]) -> str:
+    """The second line: game, map side, turn (once) and the awaited action in words."""
+    side = as_str(view.get("map_side"))
+    game = f"Antike Duellum {side}".strip()
+    turn = as_int(view.get("turn"))
+    awaiting = as_str(view.get("awaiting"))
+    head = f"{game} · turn {turn}" if turn else game
+    return f"{head} · {awaiting}" if awaiting else head
+
+
+def _score_width(owner_list: Sequence[Owner]) -> float:
+    big = font(TITLE_SIZE, "bold")
+    return sum(60 + text_width("9", big) + 24 for _ in owner_list) + text_width(f"of {WIN_PERSONALITIES} VP", font(26))
+
+
+def _headline_layout(view: Mapping[str, Any], owner_list: Sequence[Owner], width: float) -> tuple[list[str], Any]:
+    movers = _movers(view, owner_list)
+    room = width - 2 * PAD - 44 * len(movers) - _score_width(owner_list) - 30
+    fnt = font(TITLE_SIZE, "bold")
+    return wrap(headline(view, owner_list), fnt, room), fnt
+
+
+def header_height(view: Mapping[str, Any], owner_list: Sequence[Owner], width: float) -> float:
+    """Height of the header: the headline and the wrapped status sentence."""
+    lines, fnt = _headline_layout(view, owner_list, width)
+    status = wrap(status_line(view), font(STATUS_SIZE), width - 2 * PAD)
+    return 14 + line_height_of(fnt) * len(lines) + 6 + line_height_of(font(STATUS_SIZE)) * len(status) + 14
+
+
+def draw_header(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]) -> None:
+    """Mover stones and headline, the score of each nation on the right, the status below."""
+    x0, y0, x1, _ = box
+    lines, fnt = _headline_layout(view, owner_list, x1 - x0)
+    lh = line_height_of(fnt)
+    x, y = x0 + PAD, y0 + 14
+    for o in _movers(view, owner_list):
+        icons.stone(draw, x + 20, y + lh / 2, 21, o.fill, o.ink, o.letter)
+        x += 44
+    for k, line in enumerate(lines):
+        draw_text(draw, (x + 4, y + lh * k + lh / 2), line, fnt, INK, anchor="lm")
+    # Scores, right-aligned on the first line: stone + personalities, then "of 9 VP".
+    big = font(TITLE_SIZE, "bold")
+    small = font(26)
+    tail = f"of {WIN_PERSONALITIES} VP"
+    sx = x1 - PAD - text_width(tail, small)
+    draw_text(draw, (sx, y + lh / 2 + 4), tail, small, MUTED, anchor="lm")
+    players = [as_map(p) for p in as_list(view.get("players"))]
+    for o in reversed(owner_list):
+        vp = str(as_int(players[o.seat].get("vp"))) if o.seat < len(players) else "0"
+        sx -= text_width(vp, big) + 20
+        draw_text(draw, (sx, y + lh / 2), vp, big, INK, anchor="lm")
+        sx -= 40
+        icons.stone(draw, sx + 18, y + lh / 2, 19, o.fill, o.ink, o.letter)
+        sx -= 6
+    y += lh * len(lines) + 6
+    sfont = font(STATUS_SIZE)
+    draw_lines(draw, (x0 + PAD, y), wrap(status_line(view), sfont, x1 - x0 - 2 * PAD), sfont, INK)
 
 
 def draw_legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """Static key: border styles and region kinds (so colour is never the only cue)."""
-    x0, y0 = box[0], box[1]
-    fnt = font(18)
-    x = x0
-    y = y0 + 14
-    for colour, label in (("RED", "legions"), ("BLUE", "galleys"), ("REDBLUE", "both")):
+    """Static key on one line: border styles and region kinds (colour is never the only cue)."""
+    x, y = box[0] + PAD, (box[1] + box[3]) / 2
+    fnt = font(22)
+    for colour, label in (("RED", "legions cross"), ("BLUE", "galleys cross"), ("REDBLUE", "both cross")):
         rgb = BORDER_COLOUR[colour]
         if colour == "BLUE":
-            for dx in (0, 20):
-                draw.line((x + dx, y, x + dx + 13, y), fill=rgb, width=4)
+            for dx in (0, 22):
+                draw.line((x + dx, y, x + dx + 14, y), fill=rgb, width=5)
         elif colour == "REDBLUE":
-            draw.line((x, y, x + 34, y), fill=rgb, width=9)
+            draw.line((x, y, x + 36, y), fill=rgb, width=10)
         else:
-            draw.line((x, y, x + 34, y), fill=rgb, width=4)
-        draw_text(draw, (x + 42, y), label, fnt, INK, anchor="lm")
-        x += 42 + text_width(label, fnt) + 22
-    x = x0
-    y = y0 + 46
+            draw.line((x, y, x + 36, y), fill=rgb, width=5)
+        draw_text(draw, (x + 44, y), label, fnt, INK, anchor="lm")
+        x += 44 + text_width(label, fnt) + 30
     for kind, label in (("LAND", "land"), ("MIXED", "coast"), ("SEA", "sea")):
-        draw.ellipse((x, y - 11, x + 22, y + 11), fill=KIND_FILL[kind], outline=INK, width=2)
-        draw_text(draw, (x + 30, y), label, fnt, INK, anchor="lm")
-        x += 30 + text_width(label, fnt) + 18
-    draw.ellipse((x, y - 11, x + 22, y + 11), fill=KIND_FILL["MIXED"], outline=INK, width=5)
-    draw_text(draw, (x + 30, y), "city site", fnt, INK, anchor="lm")
+        draw.ellipse((x, y - 12, x + 24, y + 12), fill=KIND_FILL[kind], outline=INK, width=2)
+        draw_text(draw, (x + 32, y), label, fnt, INK, anchor="lm")
+        x += 32 + text_width(label, fnt) + 24
+    draw.ellipse((x, y - 12, x + 24, y + 12), fill=KIND_FILL["MIXED"], outline=INK, width=5)
+    draw_text(draw, (x + 32, y), "city site", fnt, INK, anchor="lm")
+    x += 32 + text_width("city site", fnt) + 30
+    icons.temple(draw, x + 16, y, 30)
+    draw_text(draw, (x + 38, y), "temple", fnt, INK, anchor="lm")
+    x += 38 + text_width("temple", fnt) + 24
+    icons.wall(draw, x + 18, y, 34)
+    draw_text(draw, (x + 42, y), "wall", fnt, INK, anchor="lm")
 
 
 # ----------------------------------------------------------------------------- nation panels
 
-CAPTION_W = 118
-ROW = 44
+TITLE_H = 64
+ROW = 58
+CAPTION_W = 128
+NUM = 38
+TECH_SIZE = 24
+FOOT_SIZE = 28
 
 
-def draw_nation_base(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """Frame and row captions of a nation panel (the same for both nations)."""
-    frame(draw, box)
-    x, y = box[0] + 16, box[1] + 66
-    fnt = font(18)
-    for caption, rows in (("Resources", 1), ("Box", 1), ("Supply", 1), ("Techs", 2)):
-        draw_text(draw, (x, y + ROW / 2), caption, fnt, MUTED, anchor="lm")
-        y += ROW * rows
+def _tech_items(player: Mapping[str, Any]) -> list[tuple[str, bool, int | None]]:
+    """(name, owned, price in gold or None) per technology, in the board's order."""
+    owned = {t.upper().replace("_", " ") for t in str_list(player.get("techs"))}
+    prices = {k.upper().replace("_", " "): as_opt_int(v) for k, v in as_map(player.get("tech_prices")).items()}
+    return [(t, t in owned, None if t in owned else prices.get(t)) for t in TECHS]
+
+
+def _tech_badge_width(name: str, owned: bool, price: int | None) -> float:
+    fnt = font(TECH_SIZE, "bold")
+    w = text_width(("✓ " if owned else "") + name, fnt) + 20
+    if price is not None:
+        w += 10 + text_width(str(price), fnt) + 30
+    return w
+
+
+def _tech_lines(player: Mapping[str, Any], width: float) -> list[list[tuple[float, tuple[str, bool, int | None]]]]:
+    lines: list[list[tuple[float, tuple[str, bool, int | None]]]] = [[]]
+    x = 0.0
+    for item in _tech_items(player):
+        w = _tech_badge_width(*item)
+        if lines[-1] and x + w > width:
+            lines.append([])
+            x = 0.0
+        lines[-1].append((x, item))
+        x += w + 10
+    return lines
+
+
+def _footer_lines(player: Mapping[str, Any], width: float) -> list[str]:
+    sea = as_int(player.get("sea_points"))
+    hand = as_int(player.get("hand_count"))
+    rondel = as_str(player.get("rondel"), "")
+    where = space_label(rondel) if rondel else "not placed yet"
+    text = (
+        f"Rondel: {where} · {count(hand, 'event card')} in hand · "
+        f"sea points {sea} (a Navigator every {NAVIGATOR_STEP})"
+    )
+    return wrap(text, font(FOOT_SIZE), width)
+
+
+def nation_height(player: Mapping[str, Any], width: float) -> float:
+    """Height of a nation panel ``width`` wide (tech badges and the footer may wrap)."""
+    inner = width - 2 * PAD
+    techs = len(_tech_lines(player, inner - CAPTION_W))
+    foot = len(_footer_lines(player, inner))
+    rows = TITLE_H + 10 + ROW / 2 + ROW * 3 + (ROW - 8) * techs + 14 + 96
+    return rows + line_height_of(font(FOOT_SIZE)) * foot + 14
 
 
 def draw_nation(
@@ -133,217 +247,299 @@ def draw_nation(
     box: Box,
     player: Mapping[str, Any],
     owner: Owner,
+    label: str,
     *,
     to_move: bool,
     winner: bool,
 ) -> None:
-    """One nation's public holdings: resources, units, walls, techs, personalities, VP, sea, hand size."""
-    x0, y0, x1, _ = box
-    draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + 54), radius=10, fill=owner.fill)
-    draw.line((x0 + 3, y0 + 54, x1 - 3, y0 + 54), fill=INK, width=2)
-    icons.stone(draw, x0 + 30, y0 + 29, 17, owner.fill, owner.ink, owner.letter)
-    vp = as_int(player.get("vp"))
-    vp_text = f"{vp}/{WIN_PERSONALITIES} VP"
-    vp_font = font(28, "bold")
-    vp_w = text_width(vp_text, vp_font)
-    draw_text(draw, (x1 - 18, y0 + 29), vp_text, vp_font, owner.ink, anchor="rm")
-    tag = "WINNER" if winner else ("to move" if to_move else "")
-    name_font = font(26, "bold")
-    room = x1 - x0 - vp_w - 100
-    title = f"{owner.name} — {tag}" if tag else owner.name
-    tag_in_footer = bool(tag) and text_width(title, name_font) > room
-    if tag_in_footer:
-        title = owner.name
-    draw_text(
-        draw,
-        (x0 + 56, y0 + 29),
-        fit_text(title, name_font, room),
-        name_font,
-        owner.ink,
-        anchor="lm",
-    )
-    if to_move or winner:
-        draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, box[3] - 1), radius=12, outline=HIGHLIGHT, width=5)
-        draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, box[3] + 2), radius=14, outline=INK, width=2)
+    """One nation's public holdings: VP, resources, units, walls, techs with prices,
+    personalities, rondel, hand size and sea points. The mover's panel has a yellow frame and
+    a "TO MOVE" badge in its title bar (the same place for both nations)."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=3)
+    draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), radius=10, fill=owner.fill)
+    draw.line((x0 + 3, y0 + TITLE_H, x1 - 3, y0 + TITLE_H), fill=INK, width=2)
+    mid = y0 + 3 + (TITLE_H - 3) / 2
+    icons.stone(draw, x0 + 34, mid, 21, owner.fill, owner.ink, owner.letter)
+    vp_text = f"{as_int(player.get('vp'))}/{WIN_PERSONALITIES} VP"
+    vp_font = font(40, "bold")
+    right = x1 - PAD
+    draw_text(draw, (right, mid), vp_text, vp_font, owner.ink, anchor="rm")
+    right -= text_width(vp_text, vp_font) + 16
+    tag = "WINNER" if winner else ("TO MOVE" if to_move else "")
+    if tag:
+        tag_font = font(26, "bold")
+        tw = text_width(tag, tag_font) + 24
+        draw.rounded_rectangle((right - tw, mid - 20, right, mid + 20), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
+        draw_text(draw, (right - tw / 2, mid), tag, tag_font, INK, anchor="mm")
+        right -= tw + 12
+        draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
+        draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=14, outline=INK, width=2)
+    name_font = fit_font(label, 34, right - (x0 + 64), "bold", min_size=18)
+    draw_text(draw, (x0 + 64, mid), label, name_font, owner.ink, anchor="lm")
 
-    x = x0 + 16 + CAPTION_W
-    y = y0 + 66 + ROW / 2
-    num = font(24, "bold")
+    cap = font(22)
+    num = font(NUM, "bold")
+    x = x0 + PAD + CAPTION_W
+    y = y0 + TITLE_H + 10 + ROW / 2
+    draw_text(draw, (x0 + PAD, y), "Resources", cap, MUTED, anchor="lm")
     resources = as_map(player.get("resources"))
-    cx = x
-    for res in ("marble", "iron", "gold", "coins"):
-        icons.resource_chip(draw, cx + 14, y, 14, res)
-        draw_text(draw, (cx + 34, y), str(as_int(resources.get(res))), num, INK, anchor="lm")
-        cx += 100
+    step = (x1 - PAD - x) / 4
+    for k, res in enumerate(("marble", "iron", "gold", "coins")):
+        cx = x + k * step
+        icons.resource_chip(draw, cx + 19, y, 19, res)
+        draw_text(draw, (cx + 46, y), str(as_int(resources.get(res))), num, INK, anchor="lm")
     y += ROW
-    _unit_counts(draw, x, y, as_map(player.get("recruitment_box")), owner, num)
+    draw_text(draw, (x0 + PAD, y), "Box", cap, MUTED, anchor="lm")
+    _unit_counts(draw, x, y, step, as_map(player.get("recruitment_box")), owner, num)
     y += ROW
-    cx = _unit_counts(draw, x, y, as_map(player.get("supply")), owner, num)
-    icons.wall(draw, cx + 20, y, 30)
-    walls = as_int(player.get("walls_in_supply"))
-    draw_text(draw, (cx + 42, y), f"{walls} wall{'s' if walls != 1 else ''}", font(22, "bold"), INK, anchor="lm")
+    draw_text(draw, (x0 + PAD, y), "Supply", cap, MUTED, anchor="lm")
+    _unit_counts(draw, x, y, step, as_map(player.get("supply")), owner, num)
+    icons.wall(draw, x + 2 * step + 22, y, 40)
+    walls = str(as_int(player.get("walls_in_supply")))
+    draw_text(draw, (x + 2 * step + 50, y), walls, num, INK, anchor="lm")
+    draw_text(draw, (x + 2 * step + 58 + text_width(walls, num), y), "walls", font(24), INK, anchor="lm")
     y += ROW
-    owned = {t.upper().replace("_", " ") for t in str_list(player.get("techs"))}
-    _tech_badges(draw, x, y - ROW / 2 + 4, x1 - 14, owned)
-    y += 2 * ROW + 8
+    draw_text(draw, (x0 + PAD, y - 4), "Techs", cap, MUTED, anchor="lm")
+    for line in _tech_lines(player, x1 - PAD - x):
+        for dx, item in line:
+            _tech_badge(draw, x + dx, y - 4, item)
+        y += ROW - 8
+    y += 14
     pers = as_map(player.get("personalities"))
-    cx = x0 + 16
-    step = (x1 - x0 - 32) / len(PERSONALITIES)
+    cx = x0 + PAD
+    pstep = (x1 - x0 - 2 * PAD) / len(PERSONALITIES)
     for key in PERSONALITIES:
-        _personality(draw, cx, y, key, as_int(pers.get(key)))
-        cx += step
-    y += ROW + 2
-    sea = as_int(player.get("sea_points"))
-    hand = as_int(player.get("hand_count"))
-    foot = font(20)
-    rondel = as_str(player.get("rondel"), "")
-    parts = [f"Sea points {sea} (Navigator per {NAVIGATOR_STEP})", f"{hand} event card{'s' if hand != 1 else ''}"]
-    draw_text(draw, (x0 + 16, y), fit_text(" · ".join(parts), foot, x1 - x0 - 32), foot, INK)
-    where = f"Rondel: {space_label(rondel) if rondel else 'not placed yet'}"
-    draw_text(draw, (x0 + 16, y + 26), where, foot, INK)
-    if tag_in_footer:
-        draw_text(draw, (x1 - 16, y + 26), f"▶ {tag}", font(20, "bold"), INK, anchor="ra")
+        _personality(draw, cx, y + 26, key, as_int(pers.get(key)))
+        cx += pstep
+    y += 96
+    draw_lines(draw, (x0 + PAD, y), _footer_lines(player, x1 - x0 - 2 * PAD), font(FOOT_SIZE), INK)
 
 
 def _unit_counts(
-    draw: ImageDraw.ImageDraw, x: float, y: float, counts: Mapping[str, Any], owner: Owner, num: Any
-) -> float:
-    icons.legion(draw, x + 12, y, 22, owner.fill)
-    draw_text(draw, (x + 32, y), str(as_int(counts.get("legion"))), num, INK, anchor="lm")
-    icons.galley(draw, x + 112, y, 24, owner.fill)
-    draw_text(draw, (x + 132, y), str(as_int(counts.get("galley"))), num, INK, anchor="lm")
-    return x + 200
+    draw: ImageDraw.ImageDraw, x: float, y: float, step: float, counts: Mapping[str, Any], owner: Owner, num: Any
+) -> None:
+    icons.legion(draw, x + 17, y, 30, owner.fill)
+    draw_text(draw, (x + 46, y), str(as_int(counts.get("legion"))), num, INK, anchor="lm")
+    icons.galley(draw, x + step + 18, y, 34, owner.fill)
+    draw_text(draw, (x + step + 46, y), str(as_int(counts.get("galley"))), num, INK, anchor="lm")
 
 
-def _tech_badges(draw: ImageDraw.ImageDraw, x: float, y: float, right: float, owned: set[str]) -> None:
-    """Five technology badges: owned ones filled with a check mark, missing ones pale."""
-    fnt = font(18, "bold")
-    cx, cy = x, y
-    for tech in TECHS:
-        have = tech in owned
-        text = ("✓ " if have else "") + tech
-        w = text_width(text, fnt) + 16
-        if cx + w > right:
-            cx, cy = x, cy + ROW
-        box = (cx, cy, cx + w, cy + 34)
-        if have:
-            draw.rectangle(box, fill=OWNED, outline=INK, width=2)
-            draw_text(draw, (cx + w / 2, cy + 17), text, fnt, WHITE, anchor="mm")
-        else:
-            draw.rectangle(box, fill=PANEL, outline=(170, 160, 150), width=2)
-            draw_text(draw, (cx + w / 2, cy + 17), text, fnt, (130, 122, 114), anchor="mm")
-        cx += w + 8
+def _tech_badge(draw: ImageDraw.ImageDraw, x: float, cy: float, item: tuple[str, bool, int | None]) -> None:
+    """A technology: owned ones filled with a check mark; missing ones pale with their price
+    in gold for this nation now (a gold chip and the number)."""
+    name, owned, price = item
+    fnt = font(TECH_SIZE, "bold")
+    w = _tech_badge_width(name, owned, price)
+    box = (x, cy - 21, x + w, cy + 21)
+    if owned:
+        draw.rectangle(box, fill=OWNED, outline=INK, width=2)
+        draw_text(draw, (x + 10, cy), "✓ " + name, fnt, WHITE, anchor="lm")
+        return
+    draw.rectangle(box, fill=PANEL, outline=(150, 140, 130), width=2)
+    draw_text(draw, (x + 10, cy), name, fnt, (95, 88, 80), anchor="lm")
+    if price is not None:
+        px = x + 10 + text_width(name, fnt) + 10
+        icons.resource_chip(draw, px + 13, cy, 13, "gold")
+        draw_text(draw, (px + 30, cy), str(price), fnt, INK, anchor="lm")
 
 
-def _personality(draw: ImageDraw.ImageDraw, x: float, y: float, key: str, count: int) -> None:
-    """One personality type: a small card with its initial, count beside it, name below."""
-    colour = INK if count else (150, 142, 134)
-    draw.rectangle((x, y - 20, x + 28, y + 16), fill=WHITE if count else PANEL, outline=colour, width=2)
-    draw_text(draw, (x + 14, y - 2), key[:1].upper(), font(20, "bold"), colour, anchor="mm")
-    draw_text(draw, (x + 34, y - 2), str(count), font(24, "bold"), colour, anchor="lm")
-    draw_text(draw, (x, y + 20), key.title(), font(18), colour)
+def _personality(draw: ImageDraw.ImageDraw, x: float, y: float, key: str, n: int) -> None:
+    """One personality type: a small card with its initial, the count beside it, name below."""
+    colour = INK if n else (150, 142, 134)
+    draw.rectangle((x, y - 24, x + 34, y + 20), fill=WHITE if n else PANEL, outline=colour, width=2)
+    draw_text(draw, (x + 17, y - 2), key[:1].upper(), font(26, "bold"), colour, anchor="mm")
+    draw_text(draw, (x + 42, y - 2), str(n), font(36, "bold"), colour, anchor="lm")
+    draw_text(draw, (x, y + 26), key.title(), font(22), colour)
 
 
-# ----------------------------------------------------------------------------- event row and log
+# ----------------------------------------------------------------------------- event row
+
+CARD_TITLE = 32
+CARD_BODY = 32
 
 
-def draw_events_base(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """Frame of the face-up event row."""
-    frame(draw, box, "Event cards (face up)")
+def _row_cards(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(name, text) of the face-up cards; two copies of a card are one entry "Name ×2"."""
+    cards = as_map(view.get("cards"))
+    row = str_list(view.get("event_row"))
+    out = []
+    for card_id in dict.fromkeys(row):
+        card = as_map(cards.get(card_id))
+        name = as_str(card.get("name"), card_id.replace("_", " ").title())
+        copies = row.count(card_id)
+        out.append((f"{name} ×{copies}" if copies > 1 else name, as_str(card.get("text"))))
+    return out
+
+
+def _card_lines(name: str, text: str, width: float) -> list[str]:
+    """The card's text wrapped to ``width``, its first line starting after the bold name."""
+    tfont, bfont = font(CARD_TITLE, "bold"), font(CARD_BODY)
+    indent = text_width(name + ":", tfont) + text_width(" ", bfont)
+    if indent > width / 2:  # a very long name gets a line of its own
+        return ["", *wrap(text, bfont, width)]
+    words = text.split()
+    first = ""
+    while words and text_width(f"{first} {words[0]}".strip(), bfont) <= width - indent:
+        first = f"{first} {words.pop(0)}".strip()
+    return [first, *wrap(" ".join(words), bfont, width)] if words else [first]
+
+
+def card_height(name: str, text: str, width: float) -> float:
+    """Height of an event card (one per row: bold name, then the whole text)."""
+    return 20 + line_height_of(font(CARD_BODY)) * len(_card_lines(name, text, width - 28))
+
+
+def events_height(view: Mapping[str, Any], width: float) -> float:
+    """Height of the face-up row: one card per line, each as tall as its text."""
+    inner = width - 2 * PAD
+    cards = _row_cards(view)
+    return 62 + sum(card_height(n, t, inner) + 10 for n, t in cards) + (0 if cards else 50) + 8
 
 
 def draw_events(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any]) -> None:
-    """The face-up cards with names and (public) texts, plus deck and discard sizes."""
-    x0, y0, x1, y1 = box
+    """The face-up cards with names and whole texts, plus deck and discard sizes.
+
+    Why one card per line: at phone width three cards side by side leave ~25 characters per
+    line; full-width rows keep the text at the size of the rest of the board."""
+    x0, y0, x1, _ = box
+    frame(draw, box, "Event cards (face up)")
     info = f"deck {as_int(view.get('deck_size'))} · discard {as_int(view.get('discard_size'))}"
-    draw_text(draw, (x1 - 16, y0 + 12), info, font(20), INK, anchor="ra")
-    cards = as_map(view.get("cards"))
-    row = str_list(view.get("event_row"))
-    slots = 3
-    gap = 12
-    cw = (x1 - x0 - 32 - gap * (slots - 1)) / slots
-    top = y0 + 44
-    for i in range(slots):
-        left = x0 + 16 + i * (cw + gap)
-        card_box = (left, top, left + cw, y1 - 14)
-        if i >= len(row):
-            draw.rounded_rectangle(card_box, radius=10, outline=(170, 160, 150), width=2)
-            draw_text(
-                draw,
-                ((card_box[0] + card_box[2]) / 2, (card_box[1] + card_box[3]) / 2),
-                "empty",
-                font(20),
-                MUTED,
-                anchor="mm",
-            )
-            continue
-        card_id = row[i]
-        card = as_map(cards.get(card_id))
-        draw_card(
-            draw,
-            card_box,
-            as_str(card.get("name"), card_id.replace("_", " ").title()),
-            as_str(card.get("text")),
-            body_size=18,
-        )
+    draw_text(draw, (x1 - PAD, y0 + 14), info, font(28), INK, anchor="ra")
+    y = y0 + 62
+    cards = _row_cards(view)
+    if not cards:
+        draw_text(draw, (x0 + PAD, y + 20), "No face-up cards.", font(28), MUTED, anchor="lm")
+    for name, text in cards:
+        h = card_height(name, text, x1 - x0 - 2 * PAD)
+        draw_card(draw, (x0 + PAD, y, x1 - PAD, y + h), name, text)
+        y += h + 10
 
 
-def draw_card(draw: ImageDraw.ImageDraw, box: Box, name: str, text: str, *, body_size: int) -> None:
-    """An event card: bold name on a coloured strip, the effect text wrapped below."""
-    x0, y0, x1, y1 = box
+def draw_card(draw: ImageDraw.ImageDraw, box: Box, name: str, text: str) -> None:
+    """An event card: its bold name, then the whole effect text, in a white card."""
+    x0, y0, x1, _ = box
+    lines = _card_lines(name, text, x1 - x0 - 28)
+    tfont, bfont = font(CARD_TITLE, "bold"), font(CARD_BODY)
+    lh = line_height_of(bfont)
     draw.rounded_rectangle(box, radius=10, fill=WHITE, outline=INK, width=2)
-    title_font = font(22, "bold")
-    draw.rounded_rectangle((x0 + 2, y0 + 2, x1 - 2, y0 + 38), radius=9, fill=(236, 214, 160))
-    draw_text(draw, (x0 + 12, y0 + 20), fit_text(name, title_font, x1 - x0 - 24), title_font, INK, anchor="lm")
-    body = font(body_size)
-    lh = line_height_of(body)
-    max_lines = max(1, int((y1 - y0 - 50) // lh))
-    draw_lines(draw, (x0 + 12, y0 + 46), wrap(text, body, x1 - x0 - 24, max_lines), body, INK, lh)
+    draw.rectangle((x0 + 3, y0 + 10, x0 + 9, box[3] - 10), fill=(214, 168, 58))
+    top = y0 + 10 + lh / 2
+    draw_text(draw, (x0 + 16, top), name + ":", tfont, INK, anchor="lm")
+    indent = text_width(name + ":", tfont) + text_width(" ", bfont)
+    if lines and lines[0]:
+        draw_text(draw, (x0 + 16 + indent, top), lines[0], bfont, INK, anchor="lm")
+    for k, line in enumerate(lines[1:], start=1):
+        draw_text(draw, (x0 + 16, top + k * lh), line, bfont, INK, anchor="lm")
 
 
-def draw_log_base(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """Frame of the last-turn log."""
-    frame(draw, box, "Last turn")
+# ----------------------------------------------------------------------------- last turn
+
+LOG_TITLE = 34
+LOG_BODY = 32
+
+# Most important first: fights and conquests, then personalities and the end of the game,
+# then what was built or bought, then unit movements and cards; rondel steps and "finish"
+# notes last (the rondel arrow shows the step as well).
+_PRIORITY: tuple[tuple[int, re.Pattern[str]], ...] = (
+    (0, re.compile(r"conque|battle|destroy|lose|lost|loses|safe|captur|eliminat|burglar|earthquake", re.I)),
+    (1, re.compile(r"personalit|\bking\b|scholar|general\b|navigator|citizen|\bwin|\bwon\b|game is over", re.I)),
+    (2, re.compile(r"\bfound|\bbuild|\bbuilt|\bbuy|\bbought|temple|\bwall|recruit|deploy", re.I)),
+    (3, re.compile(r"→|\bplay|\btrade|\bproduce", re.I)),
+    (5, re.compile(r"\bfinish|end their turn|is revealed|take (a|\d+) (event )?card", re.I)),
+)
+
+
+def importance(sentence: str) -> int:
+    """Sort key of a last-turn sentence: lower is more important (rondel steps are 4)."""
+    for rank, pattern in _PRIORITY:
+        if pattern.search(sentence):
+            return rank
+    return 4
+
+
+# Sentences that only close a step ("Romans finish moving.", "Romans end their turn.") say
+# nothing the board does not show.
+# Decision: they are left out of the board's summary (they stay in the chat's turn text).
+_CLOSING = re.compile(r"^\S+ (finish moving|finish their conquests|end their turn)\.$|^\S+ finish [A-Z]+\.$")
+
+
+def ordered_summary(summary: Sequence[str]) -> list[str]:
+    """The last turn's sentences, most important first (stable within a rank)."""
+    return sorted((s for s in summary if not _CLOSING.match(s.strip())), key=importance)
+
+
+def is_setup(view: Mapping[str, Any]) -> bool:
+    """True on the very first board: no stone has been placed and no move recorded yet."""
+    last = as_map(view.get("last_turn"))
+    if last.get("rondel") or str_list(last.get("regions")):
+        return False
+    return all(as_map(p).get("rondel") is None for p in as_list(view.get("players")))
+
+
+def log_title(view: Mapping[str, Any], owner_list: Sequence[Owner]) -> tuple[str, Owner | None]:
+    """The caption of the summary box and the stone shown with it."""
+    if is_setup(view):
+        return "Start of the game", None
+    mover = owner_of(owner_list, as_map(view.get("last_turn")).get("seat"))
+    return ("Last turn: " + mover.name if mover else "Last turn"), mover
+
+
+def _log_lines(view: Mapping[str, Any], width: float) -> list[str]:
+    body = font(LOG_BODY)
+    lines: list[str] = []
+    for sentence in ordered_summary(str_list(as_map(view.get("last_turn")).get("summary"))):
+        wrapped = wrap(sentence, body, width - 2 * PAD - 30)
+        lines += ["• " + wrapped[0], *("  " + w for w in wrapped[1:])] if wrapped else []
+    return lines or ["Nothing yet."]
+
+
+def log_height(view: Mapping[str, Any], width: float) -> float:
+    """Height of the summary box with every sentence."""
+    return 66 + line_height_of(font(LOG_BODY)) * len(_log_lines(view, width)) + 14
 
 
 def draw_log(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]) -> None:
-    """The last turn's public summary lines, wrapped; the mover's stone next to the caption."""
-    x0, y0, x1, y1 = box
-    last = as_map(view.get("last_turn"))
-    mover = owner_of(owner_list, last.get("seat"))
+    """The last turn's public sentences, most important first, every one of them."""
+    x0, y0, x1, _ = box
+    frame(draw, box)
+    title, mover = log_title(view, owner_list)
+    x = x0 + PAD
     if mover is not None:
-        icons.stone(draw, x0 + 150, y0 + 24, 14, mover.fill, mover.ink, mover.letter)
-        draw_text(draw, (x0 + 172, y0 + 24), mover.name, font(20, "bold"), INK, anchor="lm")
-    small = font(18)
-    bank = [fit_text(line, small, x1 - x0 - 32) for line in bank_lines(as_map(view.get("bank")))]
-    small_lh = line_height_of(small)
-    draw_lines(draw, (x0 + 16, y1 - 12 - small_lh * len(bank)), bank, small, MUTED, small_lh)
-    body = font(19)
-    lh = line_height_of(body)
-    max_lines = int((y1 - y0 - 60 - small_lh * len(bank)) // lh)
-    lines: list[str] = []
-    for sentence in str_list(last.get("summary")):
-        lines += wrap("• " + sentence, body, x1 - x0 - 32)
-    if not lines:
-        lines = ["Nothing yet."]
-    if len(lines) > max_lines:
-        lines = [*lines[: max_lines - 1], f"… and {len(lines) - max_lines + 1} more lines"]
-    draw_lines(draw, (x0 + 16, y0 + 46), lines, body, INK, lh)
+        icons.stone(draw, x + 18, y0 + 32, 18, mover.fill, mover.ink, mover.letter)
+        x += 44
+    draw_text(draw, (x, y0 + 32), title, font(LOG_TITLE, "bold"), INK, anchor="lm")
+    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), font(LOG_BODY), INK)
 
 
-def bank_lines(bank: Mapping[str, Any]) -> list[str]:
+# ----------------------------------------------------------------------------- bank
+
+BANK_SIZE = 24
+
+
+def bank_text(bank: Mapping[str, Any]) -> str:
     """What is left in the bank (public): coins, temples, walls, city tokens, personalities."""
     if not bank:
-        return []
+        return ""
     tokens = as_map(bank.get("city_tokens"))
     pers = as_map(bank.get("personalities"))
-    first = (
-        f"Bank: {as_int(bank.get('coins'))} coins · {as_int(bank.get('temples'))} temples · "
-        f"{as_int(bank.get('walls'))} walls · city tokens "
-        + " ".join(f"{k[:1].upper()}{as_int(tokens.get(k))}" for k in ("marble", "iron", "gold"))
+    cities = ", ".join(f"{as_int(tokens.get(k))} {k}" for k in ("marble", "iron", "gold"))
+    people = ", ".join(count(as_int(pers.get(k)), k.title()) for k in PERSONALITIES)
+    return (
+        f"Bank: {count(as_int(bank.get('coins')), 'coin')} · {count(as_int(bank.get('temples')), 'temple')} · "
+        f"{count(as_int(bank.get('walls')), 'wall')} · city tokens: {cities} · personalities left: {people}"
     )
-    second = "Personalities left: " + " · ".join(f"{k[:1].upper()} {as_int(pers.get(k))}" for k in PERSONALITIES)
-    return [first, second]
+
+
+def bank_lines(bank: Mapping[str, Any], width: float) -> list[str]:
+    """The bank sentence wrapped to ``width``."""
+    text = bank_text(bank)
+    return wrap(text, font(BANK_SIZE), width - 2 * PAD) if text else []
+
+
+def draw_bank(draw: ImageDraw.ImageDraw, box: Box, lines: Sequence[str]) -> None:
+    """The bank lines (small: the bank matters less than a nation's own holdings)."""
+    draw_lines(draw, (box[0] + PAD, box[1]), lines, font(BANK_SIZE), MUTED)
 
 
 def seat_flags(view: Mapping[str, Any], seat: int) -> tuple[bool, bool]:

@@ -1,7 +1,7 @@
 """FALLBACK image for games that have no board renderer yet — not a real board.
 
 Why it exists: the platform posts an image after every turn; until a game's renderer is
-written (seven-wonders, clash, mare-nostrum, capitals), this plain card with the title,
+written (mare-nostrum, capitals), this plain card with the title,
 players and status text from the view is posted instead, so a turn never fails for lack of
 art. Replace it per game by adding a module to ``renderer.RENDERERS``.
 """
@@ -19,7 +19,7 @@ from renderer.base import (
     PAPER,
     draw_lines,
     draw_text,
-    encode_png,
+    encode_board,
     fit_text,
     font,
     line_height_of,
@@ -67,7 +67,7 @@ def render_fallback(game_id: str, title: str, view: Mapping[str, Any]) -> bytes:
     draw_lines(draw, (30, y + 16), lines, body, INK)
     note = f"{game_id}: simple status image (the full board for this game is not drawn yet)"
     draw_text(draw, (30, HEIGHT - 30), fit_text(note, font(20), WIDTH - 60), font(20), MUTED, anchor="lm")
-    return encode_png(image)
+    return encode_board(image)
 
 
 def _player_name(player: Mapping[str, Any], index: int) -> str:

@@ -206,7 +206,8 @@ def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     draw_text(draw, (16, 96), fit_text(text, font(15), 1100), font(15), MUTED)
     trade = _m(view.get("trade"))
     if trade:
-        lines = [f"Trading: {trade.get('n')} cards each; taker {CIV_NAME.get(str(trade.get('taker')), '')}"]
+        n = int(trade.get("n") or 0)
+        lines = [f"Trading: {n} {'card' if n == 1 else 'cards'} each; taker {CIV_NAME.get(str(trade.get('taker')), '')}"]
         if trade.get("revealed"):
             for civ, off in _m(trade.get("offers")).items():
                 cards = ", ".join(f"{n} {k}" for k, n in _m(off).items()) or "none left"
@@ -300,7 +301,8 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
     if not me:
         return None
     hand = _m(view.get("hand"))
-    lines = [f"{CIV_NAME.get(str(me), me)} — your hand ({sum(int(v) for v in hand.values())} cards)"]
+    size = sum(int(v) for v in hand.values())
+    lines = [f"{CIV_NAME.get(str(me), me)} — your hand ({size} {'card' if size == 1 else 'cards'})"]
     lines += [f"{n} × {k}" for k, n in hand.items()] or ["(empty)"]
     if view.get("my_offer") is not None:
         off = _m(view.get("my_offer"))

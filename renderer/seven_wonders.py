@@ -24,9 +24,9 @@ from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
-from renderer.base import INK, PAPER, encode_png, new_canvas
+from renderer.base import INK, PAPER, encode_board, new_canvas
 from renderer.seven_wonders_hand import render_hand
-from renderer.seven_wonders_header import draw_header, header_height
+from renderer.seven_wonders_header import draw_header, header_height, legend_image
 from renderer.seven_wonders_model import cities
 from renderer.seven_wonders_panels import draw_panel, plan_panel
 from renderer.viewdata import as_map
@@ -40,34 +40,44 @@ PANEL_W: Final[float] = (WIDTH - 2 * MARGIN - GAP * (COLUMNS - 1)) / COLUMNS
 
 
 def table_image(view: Mapping[str, Any]) -> Image.Image:
-    """The public table as a Pillow image (before PNG encoding; the benchmark times both)."""
+    """The public table as a Pillow image (before PNG encoding; the benchmark times both).
+
+    With an odd number of cities the last one spans the whole width (a 3-player table used
+    to leave a quarter of the image empty); the symbol key is a short strip at the bottom.
+    """
     city_list = cities(view)
     cards = as_map(view.get("cards"))
-    plans = [plan_panel(c, PANEL_W, cards) for c in city_list]
+    full_w = WIDTH - 2 * MARGIN
+    widths = [PANEL_W] * len(city_list)
+    if len(city_list) % COLUMNS:
+        widths[-1] = full_w
+    plans = [plan_panel(c, w, cards) for c, w in zip(city_list, widths, strict=True)]
     head_h = header_height(view, city_list, WIDTH)
-    rows = [plans[i : i + COLUMNS] for i in range(0, len(plans), COLUMNS)]
-    row_heights = [max(p.height for p in row) for row in rows]
-    height = int(head_h + MARGIN + sum(h + GAP for h in row_heights) + MARGIN)
+    rows = [list(range(i, min(i + COLUMNS, len(plans)))) for i in range(0, len(plans), COLUMNS)]
+    row_heights = [max(plans[i].height for i in row) for row in rows]
+    legend = legend_image(WIDTH - 2 * MARGIN)
+    height = int(head_h + MARGIN + sum(h + GAP for h in row_heights) + legend.height + MARGIN)
     image = new_canvas((WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     draw_header(image, draw, view, city_list, (0, 0, WIDTH, head_h))
     draw.line((0, head_h + 2, WIDTH, head_h + 2), fill=INK, width=2)
     y = head_h + MARGIN
     for r, row in enumerate(rows):
-        for k, plan in enumerate(row):
-            index = r * COLUMNS + k
+        for k, index in enumerate(row):
             x = MARGIN + k * (PANEL_W + GAP)
-            draw_panel(image, draw, (x, y, x + PANEL_W, y + row_heights[r]), city_list[index], plan)
+            box = (x, y, x + widths[index], y + row_heights[r])
+            draw_panel(image, draw, box, city_list[index], plans[index])
         y += row_heights[r] + GAP
+    image.paste(legend, (MARGIN, round(y)))
     return image
 
 
 def render(view: Mapping[str, Any]) -> bytes:
     """The public table PNG for ``view`` (any seat's view or a spectator's: same image)."""
-    return encode_png(table_image(view))
+    return encode_board(table_image(view))
 
 
 def render_private(view: Mapping[str, Any]) -> bytes | None:
     """The viewer's hand as a PNG; None for a spectator or when the viewer holds no card."""
     image = render_hand(view)
-    return None if image is None else encode_png(image)
+    return None if image is None else encode_board(image)

@@ -16,7 +16,7 @@ from typing import Any, Final
 from PIL import Image, ImageDraw
 
 from renderer import seven_wonders_icons as ic
-from renderer.base import INK, MUTED, PAPER, WHITE, draw_text, fit_text, font, ink_on, new_canvas, text_width, wrap
+from renderer.base import INK, MUTED, PAPER, WHITE, draw_text, fit_font, font, ink_on, new_canvas, text_width, wrap
 from renderer.seven_wonders_model import (
     AGE_NAMES,
     CARD_FILL,
@@ -73,8 +73,8 @@ def _verdict(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str, text: st
         ic.coin(draw, x + 12, cy, 12)
     else:
         ic.dash(draw, x + 12, cy, 12)
-    fnt = font(20, "bold") if kind == "yes" else font(20)
-    draw_text(draw, (x + 32, cy), fit_text(text, fnt, HAND_W - 30 - x - 32), fnt, INK, anchor="lm")
+    fnt = fit_font(text, 22, HAND_W - 24 - x - 32, "bold" if kind == "yes" else "regular", 14)
+    draw_text(draw, (x + 32, cy), text, fnt, INK, anchor="lm")
 
 
 def _card_row(
@@ -102,7 +102,7 @@ def _card_row(
     mid_w = VERDICT_X - x - 16
     name = as_str(entry.get("name")) if entry else ""
     name = name or card_name(card_id, cards)
-    draw_text(draw, (x, y + 22), fit_text(name, font(26, "bold"), mid_w), font(26, "bold"), INK, anchor="lm")
+    draw_text(draw, (x, y + 22), name, fit_font(name, 28, mid_w, "bold", 16), INK, anchor="lm")
     cost = cost_tokens(as_map(info.get("cost")))
     draw_text(draw, (x, y + 56), "cost", font(18), MUTED, anchor="lm")
     cx = x + text_width("cost", font(18)) + 8
@@ -114,9 +114,15 @@ def _card_row(
     chain = str_list(info.get("chain_from"))
     if chain:
         text = "· free if you have " + " or ".join(chain)
-        draw_text(draw, (cx + 10, y + 56), fit_text(text, font(18), x + mid_w - cx - 10), font(18), INK, anchor="lm")
-    body = font(19)
-    for k, line in enumerate(wrap("gives: " + as_str(info.get("text"), "?"), body, mid_w, max_lines=2)):
+        chain_font = fit_font(text, 18, x + mid_w - cx - 10, "regular", 12)
+        draw_text(draw, (cx + 10, y + 56), text, chain_font, INK, anchor="lm")
+    gives = "gives: " + as_str(info.get("text"), "?")
+    for size in (20, 18, 17, 16, 15):  # the whole effect in two lines, as large as fits
+        body = font(size)
+        lines = wrap(gives, body, mid_w)
+        if len(lines) <= 2:
+            break
+    for k, line in enumerate(wrap(gives, body, mid_w, max_lines=2)):
         draw_text(draw, (x, y + 84 + 24 * k), line, body, INK, anchor="lm")
     if entry is None:
         _verdict(draw, VERDICT_X, y + 56, "yes", "Build it free from the discard pile")
@@ -142,18 +148,18 @@ def _compact_row(
     draw_text(draw, (x0 + LEFT_W / 2, y + h / 2), label, font(20, "bold"), ink_on(fill), anchor="mm")
     name = (as_str(entry.get("name")) if entry else "") or card_name(card_id, cards)
     name_font = font(22, "bold")
-    draw_text(draw, (x0 + LEFT_W + 16, y + h / 2), fit_text(name, name_font, 284), name_font, INK, anchor="lm")
+    name_font = fit_font(name, 22, 284, "bold", 14)
+    draw_text(draw, (x0 + LEFT_W + 16, y + h / 2), name, name_font, INK, anchor="lm")
     if entry is None:
         text = "gives: " + as_str(as_map(cards.get(card_id)).get("text"), "?")
-        draw_text(draw, (480, y + h / 2), fit_text(text, font(19), x1 - 490), font(19), INK, anchor="lm")
+        draw_text(draw, (480, y + h / 2), text, fit_font(text, 19, x1 - 490, "regular", 12), INK, anchor="lm")
         return
-    _verdict(draw, 500, y + h / 2, *_build_verdict(as_map(entry.get("play"))))
-    _verdict(draw, VERDICT_X + 40, y + h / 2, *_wonder_verdict(as_map(entry.get("wonder"))))
+    _verdict(draw, 470, y + h / 2, *_build_verdict(as_map(entry.get("play"))))
+    _verdict(draw, VERDICT_X + 10, y + h / 2, *_wonder_verdict(as_map(entry.get("wonder"))))
 
 
 def _section(draw: ImageDraw.ImageDraw, y: float, text: str) -> None:
-    fnt = font(22, "bold")
-    draw_text(draw, (20, y + SECTION_H / 2), fit_text(text, fnt, HAND_W - 40), fnt, INK, anchor="lm")
+    draw_text(draw, (20, y + SECTION_H / 2), text, fit_font(text, 22, HAND_W - 40, "bold", 14), INK, anchor="lm")
 
 
 def _cities(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -218,14 +224,14 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image | None:
     when = f"Age {age} · turn {as_int(view.get('turn'))}/{as_int(view.get('turns_in_age'))}"
     draw_text(draw, (HAND_W - 24, 39), when, font(24, "bold"), WHITE, anchor="rm")
     room = HAND_W - 72 - text_width(when, font(24, "bold"))
-    title_font = font(32, "bold")
-    draw_text(draw, (24, 39), fit_text(f"Your cards — {name}", title_font, room), title_font, WHITE, anchor="lm")
+    title = f"Your cards — {name}"
+    draw_text(draw, (24, 39), title, fit_font(title, 32, room, "bold", 16), WHITE, anchor="lm")
     draw_text(draw, (24, 96), "Private: only you see this image.", font(18), MUTED, anchor="lm")
     _status_line(draw, 138, city)
     y = 176.0
     for text in notices:
         ic.rrect(draw, (16, y, HAND_W - 16, y + 30), LAST_FILL)
-        draw_text(draw, (26, y + 15), fit_text(text, font(20), HAND_W - 52), font(20), INK, anchor="lm")
+        draw_text(draw, (26, y + 15), text, fit_font(text, 20, HAND_W - 52, "regular", 12), INK, anchor="lm")
         y += 34
     for title, rows, compact in sections:
         _section(draw, y, title)

@@ -9,6 +9,7 @@ status (tick or hourglass, never the choice itself).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -23,6 +24,7 @@ from renderer.base import (
     PAPER,
     WHITE,
     draw_text,
+    fit_font,
     fit_text,
     font,
     fonts_signature,
@@ -36,7 +38,8 @@ from renderer.seven_wonders_model import AGE_NAMES, City, Token
 from renderer.seven_wonders_panels import SPRITES, Item, Sprite, flow
 from renderer.viewdata import as_bool, as_int, as_map, as_str
 
-RING_W: Final[int] = 700
+RING_W: Final[int] = 620
+_AGE_TURN: Final[re.Pattern[str]] = re.compile(r"^\s*Age [IV]+, turn \d+/\d+:\s*")
 NODE_R: Final[int] = 20
 
 
@@ -87,7 +90,10 @@ def _title(view: Mapping[str, Any], cities: Sequence[City]) -> tuple[str, str]:
         status = f"Game over — top score: {leaders} with {best} VP" if totals else "Game over"
         return "7 Wonders — game over", status
     title = f"7 Wonders — Age {age}, turn {as_int(view.get('turn'))} of {as_int(view.get('turns_in_age'))}"
-    return title, as_str(view.get("awaiting"))
+    # The engine's sentence starts with the Age and turn again ("Age II, turn 3/7: waiting
+    # for …"): the title says it already, so the status keeps only what the table waits for.
+    status = _AGE_TURN.sub("", as_str(view.get("awaiting")))
+    return title, status[:1].upper() + status[1:]
 
 
 def header_lines(view: Mapping[str, Any]) -> tuple[str, str]:
@@ -116,14 +122,13 @@ def header_height(view: Mapping[str, Any], cities: Sequence[City], width: float)
     """Height of the header for this view (the awaited sentence may wrap)."""
     _, status = _title(view, cities)
     left_w = width - RING_W - 40
-    status_lines = len(wrap(status, font(22, "bold"), left_w, max_lines=3))
-    legend_lines = len(flow(_legend_items(), left_w, 16))
-    direction_h = 0 if as_str(view.get("step")) == "over" else 36
-    text_h = 16 + 50 + 32 + 30 * status_lines + 8 + direction_h + 40 + 34 * legend_lines + 10
-    return max(text_h, 340.0)
+    status_lines = len(wrap(status, font(28, "bold"), left_w))
+    direction_h = 0 if as_str(view.get("step")) == "over" else 40
+    text_h = 16 + 56 + 32 + 36 * status_lines + 8 + direction_h + 34 + 10
+    return max(text_h, 300.0)
 
 
-def _legend(width: float) -> Image.Image:
+def legend_image(width: float) -> Image.Image:
     """The symbol key, drawn once per process (per width and fonts) and pasted."""
 
     def build() -> Sprite:
@@ -148,13 +153,13 @@ def draw_header(
     title, status = _title(view, cities)
     options, piles = header_lines(view)
     x, y = x0 + 20, y0 + 16
-    draw_text(draw, (x, y), fit_text(title, font(36, "bold"), left_w), font(36, "bold"), INK)
-    y += 50
-    draw_text(draw, (x, y), fit_text(options, font(20), left_w), font(20), MUTED)
+    draw_text(draw, (x, y), title, fit_font(title, 42, left_w, "bold", 20), INK)
+    y += 56
+    draw_text(draw, (x, y), options, fit_font(options, 22, left_w, "regular", 14), MUTED)
     y += 32
-    for sentence in wrap(status, font(22, "bold"), left_w, max_lines=3):
-        draw_text(draw, (x, y), sentence, font(22, "bold"), INK)
-        y += 30
+    for sentence in wrap(status, font(28, "bold"), left_w):
+        draw_text(draw, (x, y), sentence, font(28, "bold"), INK)
+        y += 36
     y += 8
     over = as_str(view.get("step")) == "over"
     players = as_int(view.get("players"))
@@ -168,11 +173,10 @@ def draw_header(
             text = "This Age hands pass to the RIGHT (counter-clockwise on the ring)."
         else:
             text = "This Age hands pass to the LEFT (clockwise on the ring)."
-        direction_font = font(20, "bold")
-        draw_text(draw, (x, y - 22), fit_text(text, direction_font, left_w), direction_font, INK, anchor="lm")
-    draw_text(draw, (x, y), fit_text(piles, font(20), left_w), font(20), INK)
-    y += 40
-    image.paste(_legend(left_w), (round(x), round(y)))
+        y += 4
+        direction_font = fit_font(text, 24, left_w, "bold", 14)
+        draw_text(draw, (x, y - 22), text, direction_font, INK, anchor="lm")
+    draw_text(draw, (x, y), piles, fit_font(piles, 22, left_w, "regular", 14), INK)
     draw_ring(draw, view, cities, (x1 - RING_W, y0 + 10, x1 - 8, y1 - 6))
 
 

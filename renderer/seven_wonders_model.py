@@ -245,6 +245,7 @@ class City:
     rank: int | None
     played_by: str  # 2 players, Free City: the city of the seat that plays it this turn
     next_cost: tuple[Token, ...]  # cost of the next wonder stage (public board)
+    vp: int | None = None  # victory points if the game ended now (the view's public_vp)
 
 
 def _status(view: Mapping[str, Any], city: Mapping[str, Any], controller: int | None) -> str:
@@ -314,6 +315,7 @@ def cities(view: Mapping[str, Any]) -> list[City]:
     scores = [as_map(s) for s in as_list(view.get("scores"))]
     ranks = _ranks(scores) if scores else []
     holder_seat = as_opt_int(view.get("free_city_holder"))
+    public_vp = [as_opt_int(v) for v in as_list(view.get("public_vp"))]
     out: list[City] = []
     for i, c in enumerate(raw):
         index = as_int(c.get("index"), i)
@@ -368,6 +370,7 @@ def cities(view: Mapping[str, Any]) -> list[City]:
                 rank=ranks[i] if i < len(ranks) else None,
                 played_by=_name_of(names, holder_seat) if free else "",
                 next_cost=cost_tokens(as_map(stage_list[built].get("cost"))) if built < len(stage_list) else (),
+                vp=public_vp[i] if i < len(public_vp) else None,
             )
         )
     return out

@@ -26,7 +26,7 @@ from renderer.base import (
     WHITE,
     LayerCache,
     draw_text,
-    fit_text,
+    fit_font,
     font,
     fonts_signature,
     ink_on,
@@ -52,7 +52,7 @@ CHIP_H: Final[int] = 30
 CHIP_PITCH: Final[int] = 37
 CAP_W: Final[int] = 100
 NAME_MAX: Final[int] = 200
-LINE_H: Final[int] = 25
+LINE_H: Final[int] = 31
 PAD: Final[int] = 14
 ITEM_GAP: Final[int] = 18
 CHIP_GAP: Final[int] = 9
@@ -148,7 +148,7 @@ class Plan:
 
 
 def _value_item(icon: Paint, icon_w: float, text: str) -> Item:
-    fnt = font(22, "bold")
+    fnt = font(28, "bold")
     w = icon_w + 5 + text_width(text, fnt)
 
     def paint(draw: ImageDraw.ImageDraw, x: float, cy: float) -> None:
@@ -214,8 +214,8 @@ def stat_items(city: City) -> list[Item]:
 def chip_item(card_id: str, cards: Mapping[str, Any], colour: str, new: bool) -> Item:
     """A built structure: colour stripe, key symbols, short name; ★ and a glow if built last turn."""
     tokens = card_tokens(card_id)
-    fnt = font(18)
-    name = fit_text(("★ " if new else "") + short_name(card_id, cards), fnt, NAME_MAX)
+    fnt = font(20)
+    name = ("★ " if new else "") + short_name(card_id, cards)
     tw = ic.tokens_width(tokens)
     w = 12 + tw + (6 if tokens else 0) + text_width(name, fnt) + 8
     fill = CARD_FILL.get(colour, CARD_FILL["black"])
@@ -290,11 +290,11 @@ def plan_panel(city: City, width: float, cards: Mapping[str, Any]) -> Plan:
     """Measure a panel ``width`` pixels wide."""
     inner = width - 2 * PAD
     stats = flow(stat_items(city), inner, ITEM_GAP)
-    body = font(19)
+    body = font(24)
     last: list[str] = []
     if city.last:
-        last = wrap("Last turn: " + "; ".join(city.last), body, inner - 16, max_lines=2)
-    score = wrap(_score_line(city.score), font(18), inner - 16, max_lines=2) if city.score is not None else []
+        last = wrap("Last turn: " + "; ".join(city.last), body, inner - 16)
+    score = wrap(_score_line(city.score), font(20), inner - 16) if city.score is not None else []
     groups = [
         (caption_item(colour), [chip_item(cid, cards, colour, cid in city.new_cards) for cid in ids])
         for colour, ids in city.structures
@@ -323,29 +323,37 @@ def _title(draw: ImageDraw.ImageDraw, box: Box, city: City) -> None:
         ic.rrect(draw, (right - w, y0 + 12, right, y0 + 44), fill, INK, cut=9)
         draw_text(draw, (right - w / 2, y0 + 28), label, font(20, "bold"), INK, anchor="mm")
         right -= w + 10
-    elif city.status:
+    else:
+        if city.vp is not None:
+            label = f"{city.vp} VP"
+            w = text_width(label, font(26, "bold")) + 20
+            ic.rrect(draw, (right - w, y0 + 10, right, y0 + 46), (250, 236, 190), INK, cut=9)
+            draw_text(draw, (right - w / 2, y0 + 28), label, font(26, "bold"), INK, anchor="mm")
+            right -= w + 10
+    if city.score is None and city.status:
         w = text_width(city.status, font(20, "bold")) + 50
         ic.rrect(draw, (right - w, y0 + 12, right, y0 + 44), WHITE, INK, cut=9)
         ic.status_icon(draw, right - w + 17, y0 + 28, 12, city.status)
         draw_text(draw, (right - w + 34, y0 + 28), city.status, font(20, "bold"), INK, anchor="lm")
         right -= w + 10
-    name_font = font(26, "bold")
+    name_font = fit_font(city.name, 30, right - x0 - 66 - (90 if city.team is not None else 0), "bold", 18)
     name = city.name
     if city.team is not None:
         team = f"Team {city.team + 1}"
         room = right - (x0 + 58) - text_width(team, font(18, "bold")) - 34
-        name = fit_text(name, name_font, room)
+        name_font = fit_font(name, 30, room, "bold", 16)
         draw_text(draw, (x0 + 58, y0 + 28), name, name_font, WHITE, anchor="lm")
         tx = x0 + 58 + text_width(name, name_font) + 12
         tw = text_width(team, font(18, "bold")) + 16
         ic.rrect(draw, (tx, y0 + 15, tx + tw, y0 + 41), (190, 220, 250), INK, width=1)
         draw_text(draw, (tx + tw / 2, y0 + 28), team, font(18, "bold"), INK, anchor="mm")
     else:
-        draw_text(draw, (x0 + 58, y0 + 28), fit_text(name, name_font, right - x0 - 66), name_font, WHITE, anchor="lm")
+        draw_text(draw, (x0 + 58, y0 + 28), name, name_font, WHITE, anchor="lm")
     sub = f"left: {city.left} · right: {city.right}"
     if city.played_by:
         sub += f" · played by {city.played_by} this turn"
-    draw_text(draw, (x0 + 14, y0 + 54), fit_text(sub, font(18), x1 - x0 - 28), font(18), (228, 220, 206), anchor="lm")
+    sub_font = fit_font(sub, 20, x1 - x0 - 28, "regular", 14)
+    draw_text(draw, (x0 + 14, y0 + 56), sub, sub_font, (228, 220, 206), anchor="lm")
 
 
 def _wonder_row(draw: ImageDraw.ImageDraw, x0: float, x1: float, cy: float, city: City) -> None:
@@ -375,7 +383,7 @@ def _wonder_row(draw: ImageDraw.ImageDraw, x0: float, x1: float, cy: float, city
         draw_text(draw, (right, cy), "next:", font(18), MUTED, anchor="rm")
         right -= text_width("next:", font(18)) + 14
     label = f"{wonder_short(city.wonder)} ({city.side}) {built}/{len(city.stages)}"
-    draw_text(draw, (x + 4, cy), fit_text(label, font(20, "bold"), right - x - 4), font(20, "bold"), INK, anchor="lm")
+    draw_text(draw, (x + 4, cy), label, fit_font(label, 22, right - x - 4, "bold", 14), INK, anchor="lm")
 
 
 def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: City, plan: Plan) -> None:
@@ -395,11 +403,11 @@ def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: Ci
         h = LINE_H * len(plan.last) + 6
         ic.rrect(draw, (left, y, right, y + h), LAST_FILL, (190, 150, 20))
         for k, text in enumerate(plan.last):
-            draw_text(draw, (left + 8, y + 4 + LINE_H * k + LINE_H / 2), text, font(19), INK, anchor="lm")
+            draw_text(draw, (left + 8, y + 4 + LINE_H * k + LINE_H / 2), text, font(24), INK, anchor="lm")
         y += h + 6
     if plan.score:
         for k, text in enumerate(plan.score):
-            draw_text(draw, (left + 4, y + LINE_H * k + LINE_H / 2), text, font(18), INK, anchor="lm")
+            draw_text(draw, (left + 4, y + LINE_H * k + LINE_H / 2), text, font(20), INK, anchor="lm")
         y += LINE_H * len(plan.score) + 8
     y += 6
     if not plan.structures:

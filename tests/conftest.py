@@ -21,6 +21,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = "tests.support.toy"
 
+# The end-to-end tests play whole games at machine speed, far beyond any person's pace; the
+# command rate limits are tested on their own (tests/ops/test_ratelimit.py turns them on).
+os.environ.setdefault("AGORA_RATE_USER", "off")
+os.environ.setdefault("AGORA_RATE_CHAT", "off")
+# Telegram's real flood limits (20 messages a minute per group) would make a whole game in the
+# fake group take an hour; the adapter's pacing is tested with its own small limits.
+os.environ.setdefault("TELEGRAM_GROUP_RATE", "100000/60")
+os.environ.setdefault("TELEGRAM_OVERALL_RATE", "100000/1")
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

@@ -9,13 +9,17 @@ rules out pickle; time limits stop a stuck render from blocking a worker forever
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 
 
 def broker_url() -> str:
-    """The broker and result store: ``REDIS_URL`` (the embedded server sets it for children)."""
-    return os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    """The broker and result store: ``REDIS_URL`` (the embedded server sets it for children),
+    with ``REDIS_PASSWORD`` (or its secret file) put in when the URL has none."""
+    from workers import settings
+
+    return settings.load().store_url() or "redis://127.0.0.1:6379/0"
 
 
 def load_plugins() -> None:
@@ -75,3 +79,44 @@ app.conf.update(
     timezone="UTC",
     enable_utc=True,
 )
+
+
+def _settings() -> Any:
+    from workers import settings
+
+    return settings.load()
+
+
+@signals.setup_logging.connect
+def _setup_logging(**_: Any) -> None:
+    """Worker and beat processes log like every other process: the level and format of the
+    settings, with game context and secrets scrubbed (Celery leaves logging to us)."""
+    from workers import logs
+
+    logs.setup(_settings())
+
+
+def _serve_metrics(offset_env: str) -> None:
+    """Start this process's /metrics, /healthz and /readyz when ``AGORA_METRICS_PORT`` is set,
+    on that port plus ``AGORA_METRICS_OFFSET`` (``agora serve`` gives each child its own)."""
+    from workers import metrics
+
+    metrics.start_from_settings(broker_url(), offset=int(os.environ.get(offset_env, "0") or 0))
+
+
+@signals.worker_ready.connect
+def _worker_metrics(**_: Any) -> None:
+    _serve_metrics("AGORA_METRICS_OFFSET")
+
+
+@signals.beat_init.connect
+def _beat_metrics(**_: Any) -> None:
+    _serve_metrics("AGORA_METRICS_OFFSET")
+
+
+@signals.beat_init.connect
+def _beat_lease(**_: Any) -> None:
+    """One scheduler at a time: block here (a standby) until this process holds the lease."""
+    from workers import leader
+
+    leader.hold(broker_url(), float(os.environ.get("AGORA_BEAT_LEASE_SECONDS", "30")))

@@ -11,6 +11,8 @@ store at ``agora:kv:{namespace}:{key}`` (always with a TTL), so adapters never i
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import secrets
 from typing import Any
@@ -18,16 +20,18 @@ from typing import Any
 import celery.exceptions
 
 from engine import EngineError
-from workers import outbox, pipeline
+from workers import outbox, pipeline, ratelimit, settings
 from workers.celery_app import load_plugins
 from workers.commands import ALIASES, COMMANDS, Commands, Context
+from workers.commands.accounts import account_of
+from workers.commands.base import OUTBOXED
 from workers.outbox import Envelope
 from workers.pipeline import BOT, MoveResult
 from workers.replies import Button, Part, Reply, error
-from workers.store import Store
+from workers.store import Store, k_callback
 
 load_plugins()
-__all__ = ["ALIASES", "COMMANDS", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
+__all__ = ["ALIASES", "COMMANDS", "OUTBOXED", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
 log = logging.getLogger(__name__)
 
 
@@ -36,10 +40,11 @@ class Client:
 
     Args:
         redis_url: the store and broker (``REDIS_URL``).
-        move_timeout: seconds to wait for a worker to apply a move before answering "queued".
+        move_timeout: seconds to wait for a worker to apply a move before answering "queued"
+            (adapters keep it below their platform's window for answering a button press).
     """
 
-    def __init__(self, redis_url: str, *, move_timeout: float = 20.0) -> None:
+    def __init__(self, redis_url: str, *, move_timeout: float = 10.0) -> None:
         from workers.celery_app import app
 
         app.conf.broker_url = redis_url
@@ -47,21 +52,51 @@ class Client:
         self.store = Store.from_url(redis_url)
         self.move_timeout = move_timeout
         self.commands = Commands(self.store, self._submit_move, self._kick)
+        cfg = settings.load()
+        self.limiter = ratelimit.CommandLimiter(redis_url, user=cfg.agora_rate_user, chat=cfg.agora_rate_chat)
 
     # ------------------------------------------------------------ commands
     def command(self, ctx: Context, text: str) -> Reply:
         """Run one typed command (``/move rondel templum`` or ``move ...``)."""
-        return self.commands.handle(ctx, text)
+        refused = self._limited(ctx)
+        return refused if refused is not None else self.commands.handle(self._linked(ctx), text)
 
     def press(self, ctx: Context, token: str) -> Reply:
         """Run a pressed button (its token)."""
-        return self.commands.press(ctx, token)
+        refused = self._limited(ctx)
+        return refused if refused is not None else self.commands.press(self._linked(ctx), token)
+
+    def _limited(self, ctx: Context) -> Reply | None:
+        """None when the command may run; else the "slow down" reply.
+
+        Decision: a flood gets one answer per window, not one per message (later commands in
+        the same window get an empty reply), so the refusal cannot itself flood the chat."""
+        verdict = self.limiter.check(ctx.platform, ctx.chat, ctx.user)
+        if verdict.allowed:
+            return None
+        scope_id = ctx.user_key if verdict.scope == "user" else f"{ctx.platform}:{ctx.chat}"
+        if not self.kv_set("rate-warned", scope_id, "1", ttl=verdict.retry_after, only_new=True):
+            return []
+        return error(ratelimit.slow_down_text(verdict), "rate/limited")
+
+    def _linked(self, ctx: Context) -> Context:
+        """``ctx`` playing as its linked account (``link``), if it has one."""
+        try:
+            account = account_of(self.store, ctx.own_key)
+        except Exception:
+            log.exception("could not read the linked account of %s", ctx.own_key)
+            return ctx
+        return dataclasses.replace(ctx, account=account) if account != ctx.own_key else ctx
+
+    def user_key(self, platform: str, user: str) -> str:
+        """The key a platform user plays as (their linked account, or ``platform:user``)."""
+        return account_of(self.store, f"{platform}:{user}")
 
     def connect(self, ctx: Context, payload: str) -> Reply:
         """A user opened the private chat through a deep link (``payload`` names a game):
         remember the chat and return what was waiting for them there. Never raises."""
         try:
-            return self.commands.connect(ctx, payload)
+            return self.commands.connect(self._linked(ctx), payload)
         except Exception:
             log.exception("connect failed for %s", ctx.user_key)
             return error("Something went wrong on our side; type `hand` to get your private information.")
@@ -79,6 +114,13 @@ class Client:
         try:
             data: dict[str, Any] = res.get(timeout=self.move_timeout, interval=0.005)
         except celery.exceptions.TimeoutError:
+            # Stop waiting for this result now: left pending, the result consumer keeps it
+            # until garbage collection, which may run when the store is gone (a shutdown) and
+            # then fails inside ``__del__``.
+            try:
+                res.backend.remove_pending_result(res)
+            except Exception:
+                log.debug("could not drop the pending result of a queued move", exc_info=True)
             return MoveResult(
                 False,
                 "pipeline/queued",
@@ -100,11 +142,22 @@ class Client:
     def already_sent(self, envelope: Envelope) -> bool:
         return outbox.already_sent(self.store, envelope.key)
 
+    def claim(self, envelope: Envelope, who: str) -> bool:
+        """Claim the showing of a prompt (see ``outbox.claim``); other messages are always ours."""
+        if envelope.message.get("type") != "prompt":
+            return True
+        return outbox.claim(self.store, envelope.key, who)
+
     def mark_sent(self, envelope: Envelope) -> None:
         outbox.mark_sent(self.store, envelope.key)
 
     def render(self, envelope: Envelope) -> Part | None:
-        """Turn an outbox message into what to send; None when it is out of date."""
+        """Turn an outbox message into what to send; None only when it is truly out of date
+        (the game moved on) or of a kind this version does not know.
+
+        Raises whatever building it raised (a reset connection, a server still loading its
+        data): the caller keeps the message pending and tries again later. Taking a failure
+        for "out of date" would mark a board as sent that nobody ever saw."""
         m = envelope.message
         kind = m.get("type")
         try:
@@ -116,21 +169,25 @@ class Client:
                 return self.commands.reminder_part(m)
             if kind in ("private", "text"):
                 return Part(text=str(m.get("text", "")), private=kind == "private")
+            if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
+                return Part(text=str(m.get("text", "")))
         except Exception:
-            log.exception("could not render outbox message %s", envelope.key)
-            return None
+            log.warning("could not build outbox message %s yet; it stays pending", envelope.key, exc_info=True)
+            raise
         log.warning("unknown outbox message type %r", kind)
         return None
 
     def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
         """(chat id, private) for a message: the game's chat, or the user's private chat."""
         m = envelope.message
-        if m.get("type") == "turn":
+        if m.get("type") in ("turn", "notice"):
             return str(m["chat"]), False
         user = str(m.get("user", ""))
         dm = self.store.user(user).get("dm")
         if dm:
             return dm, True
+        if m.get("type") == "reminder" and m.get("chat"):
+            return str(m["chat"]), False  # no private chat: a mention in the game's chat
         return None
 
     def awaits(self, gid: str, platform: str, user: str) -> bool:
@@ -138,7 +195,7 @@ class Client:
         meta = self.store.meta(gid)
         if meta.get("status") != "active":
             return False
-        return self.commands._awaits(gid, f"{platform}:{user}")
+        return self.commands._awaits(gid, self.user_key(platform, user))
 
     def game_status(self, gid: str) -> str:
         """``lobby``, ``active``, ``over`` or ``""`` when there is no such game."""
@@ -156,11 +213,15 @@ class Client:
         return self.store.chat_game(platform, chat)
 
     def home_chat(self, platform: str, gid: str) -> str | None:
-        """The chat a game lives in when it lives on ``platform`` (for notices that must be
-        posted there, e.g. "open the private chat with me")."""
-        home = self.store.meta(gid).get("home", "")
-        plat, _, chat = home.partition(":")
-        return chat if plat == platform and chat else None
+        """The chat a game lives in on ``platform`` — its home, or a table that joined by the
+        join code — for notices that must be posted there ("open the private chat with me")."""
+        meta = self.store.meta(gid)
+        # The home chat first, then the tables that joined by the join code.
+        for place in [meta.get("home", ""), *meta.get("tables", "").split()]:
+            plat, _, chat = place.partition(":")
+            if plat == platform and chat:
+                return chat
+        return None
 
     def game_summary(self, gid: str) -> dict[str, Any] | None:
         """What a local front end needs to show or resume a game, or None when there is none.
@@ -196,21 +257,26 @@ class Client:
 
     def user_game_ids(self, platform: str, user: str) -> list[str]:
         """Every game id this user has a seat in, newest first."""
-        ids = self.store.user_games(f"{platform}:{user}")
+        ids = self.store.user_games(self.user_key(platform, user))
         return sorted(ids, key=lambda g: int(g[1:], 36) if g[1:].isalnum() else 0, reverse=True)
 
-    def awaited_moves(self, gid: str, platform: str, user: str) -> list[str]:
+    def awaited_moves(self, gid: str, platform: str, user: str, *, variants: bool = False) -> list[str]:
         """The notations of the legal moves the game awaits from this user now (empty when it
-        awaits nobody of theirs), for a short "your turn" hint."""
+        awaits nobody of theirs), for a short "your turn" hint. With ``variants`` also the
+        other forms of a move (another way to pay), listed after the main forms — Discord's
+        move autocomplete offers them once the typed text narrows down to them."""
         try:
             loaded = pipeline.load(self.store, gid)
         except Exception:
             return []
         game, state = loaded.game, loaded.state
-        for seat in loaded.seats_of(f"{platform}:{user}"):
+        for seat in loaded.seats_of(self.user_key(platform, user)):
             if seat in game.to_move(state):
-                return [game.notation(state, seat, a) for a in game.legal_actions(state, seat)
-                        if not game.action_variant(state, seat, a)]
+                actions = game.legal_actions(state, seat)
+                main = [game.notation(state, seat, a) for a in actions if not game.action_variant(state, seat, a)]
+                if not variants:
+                    return main
+                return main + [game.notation(state, seat, a) for a in actions if game.action_variant(state, seat, a)]
         return []
 
     # ------------------------------------------------- adapter bookkeeping
@@ -229,6 +295,34 @@ class Client:
     def set_user_dm(self, platform: str, user: str, name: str, chat: str) -> None:
         """Remember the private chat of a user (Telegram: after they open it with /start)."""
         self.store.touch_user(f"{platform}:{user}", name, chat)
+
+    def awaited_users(self, gid: str, version: int | None = None) -> list[str]:
+        """User keys the game awaits now (automatic players left out), from one load; empty
+        when the game is over or has moved past ``version``. For "your turn" mentions."""
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Exception:
+            return []
+        if loaded.meta.get("status") != "active" or (version is not None and loaded.version != version):
+            return []
+        waiting = loaded.game.to_move(loaded.state)
+        return sorted({u for s, u in loaded.seats.items() if s in waiting and u != BOT})
+
+    def button_info(self, tokens: list[str]) -> dict[str, dict[str, Any] | None]:
+        """What each button token stands for (``g`` game, ``v`` version, ``s`` seat, ``k``
+        kind), or None for an expired one: Discord puts game, version and seat into its
+        component ids so a press can be answered without another lookup."""
+        if not tokens:
+            return {}
+        raws = self.store.r.mget([k_callback(t) for t in tokens])
+        return {t: (json.loads(raw) if raw else None) for t, raw in zip(tokens, raws, strict=True)}
+
+    def seat_label(self, gid: str, seat: int) -> str:
+        """``Romans (alice)``: the name a seat is called by in the game's messages."""
+        try:
+            return pipeline.display_names(self.store, pipeline.load(self.store, gid))[seat]
+        except Exception:
+            return "another player"
 
     def refuse(self, text: str) -> Reply:
         return error(text)
@@ -310,3 +404,49 @@ def local_services(data_dir: Any, **kwargs: Any) -> Any:
     from workers.local import local_services as _local
 
     return _local(data_dir, **kwargs)
+
+
+# ---------------------------------------------------------------- process set-up for adapters
+# Adapters reach the rest of ``workers`` only through this module (the import-layer rule);
+# these are the pieces of process set-up they need: settings, logging, metrics.
+Settings = settings.Settings
+SettingsError = settings.SettingsError
+
+
+def load_settings() -> settings.Settings:
+    """The validated settings (raises :class:`SettingsError` naming every wrong variable)."""
+    return settings.load()
+
+
+def require_settings(cfg: settings.Settings, *variables: str, why: str) -> None:
+    """Raise :class:`SettingsError` when a variable the command needs is not set."""
+    settings.require(cfg, *variables, why=why)
+
+
+def setup_logging(cfg: settings.Settings) -> None:
+    """Text or JSON logs with game context and secrets scrubbed (see :mod:`workers.logs`)."""
+    from workers import logs
+
+    logs.setup(cfg)
+
+
+def start_metrics(redis_url: str, *, offset: int = 0) -> Any:
+    """This process's /metrics, /healthz and /readyz when ``AGORA_METRICS_PORT`` is set."""
+    from workers import metrics
+
+    return metrics.start_from_settings(redis_url, offset=offset)
+
+
+def count_delivered(platform: str) -> None:
+    """One outbox message delivered on ``platform`` (a metric)."""
+    from workers import metrics
+
+    metrics.OUTBOX_SENT.labels(platform).inc()
+
+
+def rebuild_deadline_index(redis_url: str) -> int:
+    """Rebuild the deadline index from the game records (``agora deadlines rebuild``);
+    returns how many games are scheduled."""
+    from workers import deadlines
+
+    return int(deadlines.rebuild_index(Store.from_url(redis_url)))

@@ -9,6 +9,7 @@ second beat or a re-run task does nothing twice.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,16 +17,17 @@ from dataclasses import dataclass
 import redis
 
 from engine import EngineError
-from workers import pipeline
-from workers.pipeline import BOT, Rejected
-from workers.store import K_DEADLINES, Store, k_meta, k_outbox, k_remind
+from workers import pipeline, timing
+from workers.pipeline import Rejected
+from workers.store import K_DEADLINES, Store, k_meta, k_outbox
+from workers.timing import SAFETY
 
 log = logging.getLogger(__name__)
 REMIND_TTL = 30 * 86400
 
 
 def due(store: Store, now: float, limit: int = 200) -> list[str]:
-    """Game ids whose next reminder or timeout is due."""
+    """Game ids whose next reminder or timeout is due (at most ``limit``, earliest first)."""
     return [g.decode() for g in store.r.zrangebyscore(K_DEADLINES, "-inf", now, start=0, num=limit)]
 
 
@@ -46,7 +48,14 @@ def process(
     run_auto: Callable[[str, int, int], None],
     submit_timeout: Callable[[str, int, str, str], None],
 ) -> SweepAction:
-    """Handle one due game: wake automatic players, apply timeouts, or send reminders."""
+    """Handle one due game: wake automatic players, apply timeouts, send reminders, and move
+    the index to the game's next due time.
+
+    Everything is re-read from the game record and re-checked here, so a stale index entry,
+    a second sweeper or a restarted one does nothing twice: timeouts carry the version in
+    their idempotency key, reminders are claimed with a set-if-absent key per step, seat and
+    lead time, and the index is moved only while the game is still at the version read.
+    """
     try:
         loaded = pipeline.load(store, gid)
     except Rejected:
@@ -55,18 +64,28 @@ def process(
     if loaded.meta.get("status") != "active":
         store.r.zrem(K_DEADLINES, gid)
         return SweepAction(gid, "drop")
-    game, state = loaded.game, loaded.state
+    game, state, meta = loaded.game, loaded.state, loaded.meta
     movers = sorted(game.to_move(state))
-    bots = tuple(s for s in movers if loaded.seats.get(s, BOT) == BOT)
-    if bots:
-        store.r.zadd(K_DEADLINES, {gid: now + 15.0})
-        for seat in bots:
+    autos = tuple(s for s in movers if loaded.automatic(s))
+    safety = float(meta.get("safety_at") or 0)
+    kind, acted = "none", []
+    if autos and (not safety or now >= safety):
+        # The safety net only: a lost ``auto`` task must not stall the game. Humans' clocks
+        # are untouched by it (issue 9 item 1).
+        _set_safety(store, gid, loaded.version, now + SAFETY)
+        for seat in autos:
             run_auto(gid, seat, loaded.version)
-        return SweepAction(gid, "auto", bots)
-    deadline = float(loaded.meta.get("deadline_at") or 0)
-    remind = float(loaded.meta.get("remind_at") or 0)
-    if deadline and now >= deadline:
-        for seat in movers:
+        kind, acted = "auto", list(autos)
+    paused = bool(meta.get("paused_at"))
+    for seat in movers:
+        if seat in autos or paused:
+            continue
+        user = loaded.seats[seat]
+        settings = store.user(user)
+        clock = timing.seat_clock(meta, seat, settings, now)
+        if clock.away_until and now < clock.away_until:
+            continue
+        if clock.deadline is not None and now >= clock.deadline:
             try:
                 action = game.on_timeout(state, seat)
                 text = game.notation(state, seat, action)
@@ -74,33 +93,30 @@ def process(
                 log.exception("on_timeout failed for %s seat %s", gid, seat)
                 continue
             submit_timeout(gid, seat, text, timeout_key(loaded.version, seat))
-        return SweepAction(gid, "timeout", tuple(movers))
-    if remind and now >= remind:
-        # Each awaited player is reminded once (set-if-absent key); one in quiet hours is
-        # postponed to the end of them without holding back the others.
-        sent = []
-        postponed = []
-        for seat in movers:
-            user = loaded.seats.get(seat, BOT)
-            if user == BOT or store.r.exists(k_remind(gid, loaded.version, seat)):
-                continue
-            quiet_until = quiet_end(store.user(user), now)
-            if quiet_until is not None:
-                postponed.append(quiet_until)
-                continue
-            if store.r.set(k_remind(gid, loaded.version, seat), "1", nx=True, ex=REMIND_TTL):
-                hours_left = max(0.0, (deadline - now) / 3600) if deadline else 0.0
-                _remind(store, gid, loaded.version, seat, user, hours_left)
-                sent.append(seat)
-        _reschedule(store, gid, loaded.version, remind_at=min(postponed, default=None), deadline=deadline)
-        return SweepAction(gid, "remind" if sent else "none", tuple(sent))
-    # Nothing due any more (the index was ahead of the record): re-mirror it.
-    nxt = min([t for t in (deadline, remind) if t] or [0])
-    if nxt:
-        store.r.zadd(K_DEADLINES, {gid: nxt})
-    else:
-        store.r.zrem(K_DEADLINES, gid)
-    return SweepAction(gid, "none")
+            kind, acted = ("timeout" if kind != "auto" else kind), [*acted, seat]
+            continue
+        due_now = [key for key, at in clock.reminders if at <= now]
+        if not due_now:
+            continue
+        turn_v = meta.get("turn_v", "")
+        sent = pipeline.sent_leads(store, gid, turn_v, seat, due_now)
+        fresh = [k for k in due_now if k not in sent]
+        if not fresh:
+            continue
+        # Several leads due at once (the sweeper was down): one reminder, the latest; the
+        # claim on the latest key decides which sweeper sends it.
+        latest = fresh[-1]
+        if store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, latest), "1", nx=True, ex=REMIND_TTL):
+            for k in fresh[:-1]:
+                store.r.set(pipeline.k_remind_lead(gid, turn_v, seat, k), "1", ex=REMIND_TTL)
+            left = (clock.deadline - now) if clock.deadline is not None else None
+            _remind(store, loaded, seat, user, left, latest)
+            if kind == "none":
+                kind = "remind"
+            acted.append(seat)
+    nxt = pipeline.index_time(store, gid, meta, loaded.seats, frozenset(movers), now)
+    _reindex(store, gid, loaded.version, nxt, now)
+    return SweepAction(gid, kind, tuple(acted))
 
 
 def timeout_key(version: int, seat: int) -> str:
@@ -115,76 +131,97 @@ def version_of_key(idem: str) -> int | None:
     return int(number) if kind == "timeout" and number.isascii() and number.isdigit() else None
 
 
-def _remind(store: Store, gid: str, version: int, seat: int, user: str, hours_left: float) -> None:
-    import json
-
+def _remind(store: Store, loaded: pipeline.Loaded, seat: int, user: str, left: float | None, lead: str) -> None:
+    """Queue a reminder on the user's own platform (the outbox of the user key's platform)."""
     platform = user.split(":", 1)[0]
+    _, chat = loaded.home
     msg = {
         "type": "reminder",
-        "game": gid,
+        "game": loaded.gid,
         "user": user,
         "seat": seat,
-        "version": version,
-        "hours_left": round(hours_left, 1),
-        "key": f"{gid}:{version}:reminder:{seat}",
+        "version": loaded.version,
+        "turn_v": loaded.meta.get("turn_v", ""),
+        "chat": chat,
+        "home": loaded.meta.get("home", ""),
+        "seconds_left": None if left is None else round(left),
+        "hours_left": 0.0 if left is None else round(max(left, 0) / 3600, 1),
+        "lead": lead,
+        "key": f"{loaded.gid}:{loaded.meta.get('turn_v', loaded.version)}:reminder:{seat}:{lead}",
     }
     store.r.xadd(k_outbox(platform), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
 
 
-def _reschedule(store: Store, gid: str, version: int, *, remind_at: float | None, deadline: float) -> None:
-    """Move the index to the next due time, only if the game did not move meanwhile."""
+def _set_safety(store: Store, gid: str, version: int, at: float) -> None:
     with store.r.pipeline() as pipe:
         try:
             pipe.watch(k_meta(gid))
             if int(pipe.hget(k_meta(gid), "version") or 0) != version:
                 return
             pipe.multi()
-            if remind_at is None:
-                pipe.hdel(k_meta(gid), "remind_at")
-            else:
-                pipe.hset(k_meta(gid), "remind_at", f"{remind_at:.3f}")
-            # The earlier of the postponed reminder and the deadline: a reminder pushed past
-            # the end of quiet hours must not push the timeout with it.
-            nxt = min([t for t in (remind_at, deadline) if t] or [0]) or None
-            if nxt:
-                pipe.zadd(K_DEADLINES, {gid: nxt})
-            else:
-                pipe.zrem(K_DEADLINES, gid)
+            pipe.hset(k_meta(gid), "safety_at", f"{at:.3f}")
             pipe.execute()
         except redis.WatchError:
             return
 
 
+def _reindex(store: Store, gid: str, version: int, nxt: float | None, now: float, ahead: float = 1.0) -> None:
+    """Move the index to the next due time, only if the game did not move meanwhile (a
+    commit since then wrote its own). A time still due is pushed a second ahead, so a sweep
+    loop cannot spin on an entry whose task has not run yet."""
+    with store.r.pipeline() as pipe:
+        try:
+            pipe.watch(k_meta(gid))
+            if int(pipe.hget(k_meta(gid), "version") or 0) != version:
+                return
+            pipe.multi()
+            if nxt is None:
+                pipe.zrem(K_DEADLINES, gid)
+            else:
+                pipe.zadd(K_DEADLINES, {gid: max(nxt, now + ahead) if ahead else nxt})
+            pipe.execute()
+        except redis.WatchError:
+            return
+
+
+def sweep_due(store: Store, now: float, handle: Callable[[str], object], *, limit: int = 200) -> int:
+    """One sweep: take due entries ``limit`` at a time until none is due, so its cost grows
+    with what is due, not with the number of games. An entry handled in this sweep but still
+    due (its game moved meanwhile) waits for the next sweep instead of looping."""
+    seen: set[str] = set()
+    while True:
+        batch = [g for g in due(store, now, limit + len(seen)) if g not in seen]
+        if not batch:
+            return len(seen)
+        for gid in batch[:limit]:
+            seen.add(gid)
+            handle(gid)
+
+
 def quiet_end(user: dict[str, str], now: float) -> float | None:
-    """End of the user's quiet hours if ``now`` falls inside them, else None.
-
-    ``quiet`` is ``"22-8"`` (local hours) and ``tz`` an offset in hours (``"+2"``); all
-    internal times are UTC and only this function looks at local time.
-    """
-    quiet = user.get("quiet")
-    if not quiet or "-" not in quiet:
-        return None
-    try:
-        start, end = (int(x) % 24 for x in quiet.split("-", 1))
-        offset = float(user.get("tz", "0") or 0)
-    except ValueError:
-        return None
-    local = (now / 3600 + offset) % 24
-    inside = start <= local < end if start < end else (local >= start or local < end)
-    if not inside:
-        return None
-    wait = (end - local) % 24
-    return now + wait * 3600
+    """End of the user's quiet hours if ``now`` falls inside them, else None (see timing)."""
+    return timing.quiet_end(user, now)
 
 
-def rebuild_index(store: Store) -> int:
-    """Re-mirror every active game's deadline into the sorted set (after a data restore)."""
+def rebuild_index(store: Store, now: float | None = None) -> int:
+    """Rebuild the sorted set from the game records (on the sweeper's start, after a data
+    restore, and as ``agora deadlines rebuild``): every active game's next due time, computed
+    exactly as a commit computes it. Returns how many games have one."""
+    now = store.now() if now is None else now
     count = 0
     for key in store.r.scan_iter(match="agora:g:*:meta", count=500):
-        meta = {k.decode(): v.decode() for k, v in store.r.hgetall(key).items()}
         gid = key.decode().split("{", 1)[1].split("}", 1)[0]
-        times = [float(meta[f]) for f in ("deadline_at", "remind_at") if meta.get(f)]
-        if meta.get("status") == "active" and times:
-            store.r.zadd(K_DEADLINES, {gid: min(times)})
-            count += 1
+        if store.r.hget(key, "status") != b"active":
+            store.r.zrem(K_DEADLINES, gid)
+            continue
+        try:
+            loaded = pipeline.load(store, gid)
+        except Exception:  # a game this process cannot load (a plug-in not installed here)
+            log.exception("could not load %s while rebuilding the deadline index", gid)
+            continue
+        movers = loaded.game.to_move(loaded.state)
+        nxt = pipeline.index_time(store, gid, loaded.meta, loaded.seats, movers, now)
+        # Guarded like the sweep: a commit or clock change meanwhile wrote its own entry.
+        _reindex(store, gid, loaded.version, nxt, now, ahead=0.0)
+        count += nxt is not None
     return count

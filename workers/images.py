@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
 import renderer
 from engine import find_game
+from workers import metrics
 from workers.store import IMAGE_TTL, Store, k_image
 
 log = logging.getLogger(__name__)
@@ -44,9 +46,19 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
     if snap is None:
         return None
     game = find_game(meta["game"])
-    view = game.view(game.load(json.loads(snap)), seat)
+    state = game.load(json.loads(snap))
+    view = game.view(state, seat)
+    # Who plays each seat (the engine knows only the sides): the board names the players,
+    # e.g. the winner on the final board. Seats without a stored name get "".
+    names = store.names(gid)
+    if names:
+        view["player_names"] = [names.get(str(s), "") for s in range(len(game.seat_names(state)))]
+    started = time.perf_counter()
     try:
         png = renderer.render(game.id, view) if seat is None else renderer.render_private(game.id, view)
+        metrics.RENDER_SECONDS.labels(game.id, "board" if seat is None else "private").observe(
+            time.perf_counter() - started
+        )
     except Exception:
         log.exception("rendering the %s image of %s v%s failed", who, gid, version)
         return None

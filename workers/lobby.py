@@ -16,9 +16,10 @@ from typing import Any
 
 from engine import InvalidOptions, find_game, public
 from engine.core.testing import replay
+from engine.core.text import with_article
 from workers import pipeline
 from workers.pipeline import BOT, Loaded, MoveResult, Rejected
-from workers.store import IMAGE_TTL, Store, k_chat, k_lobby, k_meta, k_names, k_seats, k_user_games
+from workers.store import POSTED_TTL, Store, k_chat, k_lobby, k_meta, k_names, k_seats, k_user_games
 
 ACTIVE = ("lobby", "active")
 
@@ -57,7 +58,7 @@ def create(
         if meta.get("status") in ACTIVE:
             raise Rejected(
                 "lobby/chat_busy",
-                f"This chat already has a {meta.get('title', 'game')} (`{current}`) that is not over. "
+                f"This chat already has {with_article(meta.get('title') or 'game')} (`{current}`) that is not over. "
                 "Finish it or `resign` first.",
             )
     gid = store.new_game_id()
@@ -283,7 +284,7 @@ def _commit(
         plan.deadline = None
         if "posted_v" not in plan.meta:
             meta["posted_v"] = loaded.version + 1
-            plan.outgoing.append(_turn_message(loaded))
+            plan.outgoing.extend(_turn_messages(loaded))
     result = MoveResult(
         True,
         "ok",
@@ -305,7 +306,7 @@ def _commit(
         deadline=plan.deadline,
         result=result.to_json(),
         outgoing=plan.outgoing,
-        keep_snapshot=IMAGE_TTL if "posted_v" in meta else 0,
+        keep_snapshot=POSTED_TTL if "posted_v" in meta else 0,
     )
     if committed.status == "stale":
         return MoveResult(False, "store/stale", "Someone moved at the same moment; please try again.")
@@ -314,13 +315,26 @@ def _commit(
     return out
 
 
-def _turn_message(loaded: Loaded) -> Any:
-    from workers.store import Outgoing
-
-    platform, chat = loaded.home
+def _turn_messages(loaded: Loaded) -> list[Any]:
     nv = loaded.version + 1
     posted = int(loaded.meta.get("posted_v", "0") or 0)
-    return Outgoing(
-        platform,
-        {"type": "turn", "game": loaded.gid, "chat": chat, "since": posted + 1, "key": f"{loaded.gid}:{nv}:turn"},
-    )
+    return pipeline.turn_posts(loaded, nv, posted + 1)
+
+
+def add_table(store: Store, gid: str, platform: str, chat: str) -> bool:
+    """Make a chat one of the game's tables (it joined by the join code): its boards are
+    posted there too, and commands typed there act on this game. False when the chat shows
+    another game that is not over (it is then left alone)."""
+    meta = store.meta(gid)
+    here = f"{platform}:{chat}"
+    tables = meta.get("tables", "").split()
+    if not meta or meta.get("home") == here or here in tables:
+        return True
+    current = store.chat_game(platform, chat)
+    if current and current != gid and store.meta(current).get("status") in ACTIVE:
+        return False
+    pipe = store.r.pipeline(transaction=True)
+    pipe.hset(k_meta(gid), "tables", " ".join([*tables, here]))
+    pipe.set(k_chat(platform, chat), gid)
+    pipe.execute()
+    return True

@@ -216,7 +216,9 @@ def beat_command(data_dir: Path) -> list[str]:
 def local_services(data_dir: Path, *, workers: int = 1, beat: bool = True, persist: bool = True) -> Iterator[Services]:
     """Start (if needed) the embedded server, ``workers`` workers and beat; stop them all on exit."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    url = os.environ.get("REDIS_URL", "").strip()
+    from workers import settings
+
+    url = settings.load().store_url()
     services = Services(url, pid_file=data_dir / "agora.pids")
     try:
         if not url:
@@ -225,11 +227,14 @@ def local_services(data_dir: Path, *, workers: int = 1, beat: bool = True, persi
         env = dict(os.environ, REDIS_URL=services.redis_url)
         root = str(Path(__file__).resolve().parent.parent)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        # Each child serves its metrics on AGORA_METRICS_PORT + its offset; this process has 0.
         for i in range(max(1, workers)):
             cmd = worker_command(beat=False, data_dir=data_dir, name=f"agora{i}")
-            services.children.append(Child(f"worker {i}", cmd, env, data_dir / f"worker{i}.log"))
+            child_env = dict(env, AGORA_METRICS_OFFSET=str(1 + i))
+            services.children.append(Child(f"worker {i}", cmd, child_env, data_dir / f"worker{i}.log"))
         if beat:
-            services.children.append(Child("beat", beat_command(data_dir), env, data_dir / "beat.log"))
+            beat_env = dict(env, AGORA_METRICS_OFFSET=str(1 + max(1, workers)))
+            services.children.append(Child("beat", beat_command(data_dir), beat_env, data_dir / "beat.log"))
         for child in services.children:
             child.start()
         services.write_pids(services.pid_file)

@@ -40,13 +40,29 @@ def ensure_group(store: Store, platform: str) -> None:
             raise
 
 
+STALE_MS = 90_000  # an entry fetched by another consumer and untouched this long is orphaned
+
+
 def fetch(store: Store, platform: str, consumer: str, *, count: int = 20, block_ms: int = 1000) -> list[Envelope]:
-    """Our pending (delivered but unacked) entries first, then new ones."""
+    """Our pending (delivered but unacked) entries first, then entries a dead consumer left
+    behind, then new ones.
+
+    Why claim: a bot process that died (a crashed container, a renamed pod) leaves the entries
+    it had fetched pending under its name forever. A living consumer re-reads its own pending
+    entries on every fetch, which keeps them fresh; an entry idle for ``STALE_MS`` belongs to
+    nobody alive and is taken over (``XAUTOCLAIM``). Its sent marker still prevents a resend
+    when the dead consumer had sent it."""
     ensure_group(store, platform)
     key = k_outbox(platform)
-    for start in ("0", ">"):
-        resp = store.r.xreadgroup(GROUP, consumer, {key: start}, count=count, block=None if start == "0" else block_ms)
-        entries = [(mid, fields) for _, batch in (resp or []) for mid, fields in batch]
+    for start in ("0", "claim", ">"):
+        if start == "claim":
+            claimed = store.r.xautoclaim(key, GROUP, consumer, STALE_MS, start_id="0-0", count=count)
+            entries = list(claimed[1]) if claimed else []
+        else:
+            resp = store.r.xreadgroup(
+                GROUP, consumer, {key: start}, count=count, block=None if start == "0" else block_ms
+            )
+            entries = [(mid, fields) for _, batch in (resp or []) for mid, fields in batch]
         # A pending entry trimmed from the stream (MAXLEN) comes back without fields; ack it,
         # or it would stay first in our pending list forever and hide the entries behind it.
         gone = [mid for mid, fields in entries if not fields]
@@ -64,6 +80,20 @@ def ack(store: Store, platform: str, envelope: Envelope) -> None:
 
 def already_sent(store: Store, key: str) -> bool:
     return bool(store.r.exists(k_sent(key)))
+
+
+def claim(store: Store, key: str, who: str) -> bool:
+    """Claim the showing of outbox message ``key`` for ``who``; True when it is ours (first
+    claim, or ours before: a retried send).
+
+    Why: the next step of a turn can reach its player two ways, as buttons put in place of a
+    pressed keyboard or as the outbox's prompt. Both ways claim first; only the winner shows
+    it, so the two never strip each other's buttons."""
+    k = f"agora:claim:{key}"
+    if store.r.set(k, who, nx=True, ex=SENT_TTL):
+        return True
+    held = store.r.get(k)
+    return held is not None and held.decode() == who
 
 
 def mark_sent(store: Store, key: str) -> None:

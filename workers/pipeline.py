@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import AnyGame, EngineError, Event, find_game
-from workers.store import IMAGE_TTL, Outgoing, Store
+from engine import AnyGame, EngineError, Event, find_game, private, public
+from workers import metrics
+from workers.logs import log_context
+from workers.store import LOG_CHUNK, POSTED_TTL, Outgoing, Store
+from workers.timing import DEFAULT_MISSES, HOUR, SAFETY, next_due, seat_clock, table_deadline
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +90,25 @@ class Loaded:
         platform, _, chat = self.meta.get("home", "console:local").partition(":")
         return platform, chat
 
+    @property
+    def tables(self) -> list[tuple[str, str]]:
+        """Every chat that shows this game: the home chat, then the chats that joined it by
+        its join code (``meta["tables"]``, ``platform:chat`` separated by spaces)."""
+        extra = [t.partition(":") for t in self.meta.get("tables", "").split()]
+        return [self.home, *[(p, c) for p, _, c in extra if c and (p, c) != self.home]]
+
     def seats_of(self, user: str) -> list[int]:
         return sorted(s for s, u in self.seats.items() if u == user)
+
+    def automatic(self, seat: int) -> bool:
+        """Whether the automatic player moves for ``seat``: a bot's seat, or a human's seat on
+        autopilot after missed deadlines (until they type ``back``)."""
+        return automatic(self.meta, self.seats, seat)
+
+
+def automatic(meta: Mapping[str, str], seats: Mapping[int, str], seat: int) -> bool:
+    """See :meth:`Loaded.automatic` (also used on a meta about to be committed)."""
+    return seats.get(seat, BOT) == BOT or meta.get(f"auto:{seat}") == "1"
 
 
 def load(store: Store, gid: str) -> Loaded:
@@ -120,7 +141,25 @@ def display_names(store: Store, loaded: Loaded) -> list[str]:
     return out
 
 
-def submit(
+def submit(store: Store, gid: str, **kwargs: Any) -> MoveResult:
+    """Apply one move given as chat text, exactly once (see :func:`_submit` for the arguments).
+
+    Every line logged while it runs names the game and the seat; the answer is counted in the
+    process's metrics by result code."""
+    started = time.perf_counter()
+    source = str(kwargs.get("source", "player"))
+    with log_context(game=gid, seat=kwargs.get("seat")):
+        result = _submit(store, gid, **kwargs)
+    elapsed = time.perf_counter() - started
+    code = "duplicate" if result.duplicate else result.code
+    metrics.observe_move(code, source, elapsed)
+    # The move's text is not logged: in a game with hidden choices it is private.
+    with log_context(game=gid, seat=result.seat):
+        log.info("%s move answered %s at version %s in %.1f ms", source, code, result.version, elapsed * 1000)
+    return result
+
+
+def _submit(
     store: Store,
     gid: str,
     *,
@@ -160,23 +199,42 @@ def submit(
             return MoveResult(False, "pipeline/moved_on", "The game moved on; nothing was done.", loaded.version)
         acting = _acting_seat(loaded, user, seat)
         if isinstance(acting, MoveResult):
-            return acting
+            return _earlier_answer(store, gid, idem) or acting
         game, state = loaded.game, loaded.state
         try:
             action = game.parse(state, acting, text)
             notation = game.notation(state, acting, action)
+            secret = game.private_action(state, acting, action)
             step = game.apply(state, acting, action)
         except EngineError as exc:
-            return MoveResult(False, exc.code, exc.user_message, loaded.version, acting)
+            refusal = MoveResult(False, exc.code, exc.user_message, loaded.version, acting)
+            return _earlier_answer(store, gid, idem) or refusal
         if before_commit:
             before_commit()
-        result = _commit_step(store, loaded, acting, notation, step, idem, source)
+        result = _commit_step(store, loaded, acting, notation, step, idem, source, secret=secret)
         if result is None:
             continue  # lost a race: re-validate against the new state
         if after_commit and not result.duplicate:
             after_commit(loaded, result)
         return result
     return MoveResult(False, "store/busy", "The game is very busy right now; please send your move again.")
+
+
+def _earlier_answer(store: Store, gid: str, idem: str) -> MoveResult | None:
+    """The stored answer of a copy of this request that committed while this one was loading.
+
+    Why: two copies of one request (a client retry, a double tap) can arrive together; the
+    first passes the early key check and commits, the second passes it too, then loads the
+    state the first produced and finds its move illegal or out of turn. Telling the player
+    "refused" for a move that was applied is wrong, so a refusal re-checks the key first."""
+    if not idem:
+        return None
+    prev = store.idem_result(gid, idem)
+    if prev is None:
+        return None
+    res = MoveResult.from_json(prev)
+    res.duplicate = True
+    return res
 
 
 def _deadline_passed(loaded: Loaded, now: float) -> bool:
@@ -196,15 +254,25 @@ def _acting_seat(loaded: Loaded, user: str | None, seat: int | None) -> int | Mo
 
 
 def _commit_step(
-    store: Store, loaded: Loaded, seat: int, notation: str, step: Any, idem: str, source: str
+    store: Store,
+    loaded: Loaded,
+    seat: int,
+    notation: str,
+    step: Any,
+    idem: str,
+    source: str,
+    *,
+    secret: bool = False,
 ) -> MoveResult | None:
     game = loaded.game
     new_state = step.state
     events: list[Event] = list(step.events)
     outcome = game.outcome(new_state)
     now = store.now()
-    plan = plan_after_step(store, loaded, new_state, events, now)
-    meta: dict[str, Any] = {"updated_at": f"{now:.3f}", **plan.meta}
+    seat_meta = _seat_meta(store, loaded, seat, notation, source, secret, events)
+    at = Loaded(loaded.gid, {**loaded.meta, **seat_meta}, game, loaded.version, loaded.state, loaded.seats)
+    plan = plan_after_step(store, at, new_state, events, now, acting=seat)
+    meta: dict[str, Any] = {"updated_at": f"{now:.3f}", **seat_meta, **plan.meta}
     if outcome is not None:
         meta["status"] = "over"
         meta["result"] = json.dumps(outcome.to_json())
@@ -235,6 +303,46 @@ def _commit_step(
         return None
     out = MoveResult.from_json(committed.data)
     out.duplicate = committed.status == "dup"
+    if not out.duplicate and out.version % LOG_CHUNK == 0:
+        try:
+            store.compact_log(loaded.gid)
+        except Exception:  # storage housekeeping: a failure must not cost the move
+            log.warning("could not compact the log of %s", loaded.gid, exc_info=True)
+    return out
+
+
+def _seat_meta(
+    store: Store, loaded: Loaded, seat: int, notation: str, source: str, secret: bool, events: list[Event]
+) -> dict[str, Any]:
+    """Missed-deadline bookkeeping of the acting seat, and what the table and the player are
+    told when a timeout played for them (issue: a pick "typed by nobody" must say so).
+
+    A player's own move clears the count of consecutive misses; a timeout adds one, and at the
+    table's limit (``miss_limit``, default 2) the seat goes on autopilot until ``back``.
+    """
+    key = f"misses:{seat}"
+    if source == "player":
+        return {key: None} if loaded.meta.get(key) else {}
+    if source != "timeout":
+        return {}
+    name = display_names(store, loaded)[seat]
+    misses = int(float(loaded.meta.get(key) or 0)) + 1
+    limit = int(float(loaded.meta.get("miss_limit") or DEFAULT_MISSES))
+    shown = "a move was made for them" if secret else f"`{notation}` was played for them"
+    events.append(public(f"⌛ Time ran out for {name}; {shown}.", kind="timeout"))
+    events.append(
+        private(seat, f"⌛ Your time ran out in `{loaded.gid}`, so `{notation}` was played for you.", kind="timeout")
+    )
+    out: dict[str, Any] = {key: misses}
+    if limit > 0 and misses >= limit:
+        out[f"auto:{seat}"] = "1"
+        events.append(
+            public(
+                f"🤖 {name} missed {misses} deadlines in a row: the automatic player takes the seat "
+                "until they type `back`.",
+                kind="autopilot",
+            )
+        )
     return out
 
 
@@ -255,6 +363,8 @@ def plan_after_step(
     events: list[Event],
     now: float,
     before: frozenset[int] | None = None,
+    *,
+    acting: int | None = None,
 ) -> Plan:
     """Decide what a committed step sends and schedules (shared by moves, undo, start).
 
@@ -262,7 +372,9 @@ def plan_after_step(
     or the game ends (one message per turn, not per click, and not per secret pick of a
     simultaneous step); its caption gathers the public events since the last posted board.
     Private events go to their seat's user only. With a posted turn, every awaited seat gets a
-    ``prompt`` (adapters show hands and buttons privately) and a deadline; automatic players
+    ``prompt`` (adapters show hands and buttons privately) and a deadline. Without one, a seat
+    still gets a prompt whenever what it is awaited for changed (its legal moves differ), so
+    every new decision reaches its player with buttons. Automatic players
     get a short safety deadline so a lost task cannot stall the game. ``before`` is who was
     awaited before the step (default: from ``loaded.state``; ``begin`` passes nobody).
     """
@@ -271,7 +383,6 @@ def plan_after_step(
         before = game.to_move(loaded.state)
     after = game.to_move(new_state)
     over = game.outcome(new_state) is not None
-    platform, chat = loaded.home
     gid = loaded.gid
     outgoing: list[Outgoing] = []
     meta: dict[str, Any] = {}
@@ -287,26 +398,78 @@ def plan_after_step(
     # choosers has chosen) or when the game ends.
     if not after <= before or over:
         meta["posted_v"] = nv
-        outgoing.append(
-            Outgoing(
-                platform,
-                {"type": "turn", "game": gid, "chat": chat, "since": posted_v + 1, "key": f"{gid}:{nv}:turn"},
-            )
-        )
+        outgoing += turn_posts(loaded, nv, posted_v + 1)
         for seat in sorted(after):
             user = loaded.seats.get(seat, BOT)
-            if user != BOT:
+            if not loaded.automatic(seat):
                 outgoing.append(_msg(user, nv, {"type": "prompt", "game": gid, "user": user, "seat": seat}))
+    else:
+        if after:
+            # Nobody new is awaited, but what a seat is awaited for may have changed: the last
+            # chooser of a simultaneous step who must now pay or take debt alone, the next step of
+            # a multi-step turn. Without a prompt that seat sat with "You chose: …" and no buttons
+            # while the game waited for it (a silent stall).
+            for seat in sorted(after):
+                user = loaded.seats.get(seat, BOT)
+                changed = _awaited_for(game, loaded.state, seat) != _awaited_for(game, new_state, seat)
+                if changed and not loaded.automatic(seat):
+                    # ``step``: the same turn goes on; an adapter may show it in place of the
+                    # pressed buttons instead (it waits a moment for that, see ``at``).
+                    prompt = {"type": "prompt", "game": gid, "user": user, "seat": seat}
+                    outgoing.append(_msg(user, nv, {**prompt, "step": True, "at": round(now, 3)}))
+        # The last one still to choose in a simultaneous step: everyone is waiting for them.
+        if len(before) > 1 and len(after) == 1 and after < before:
+            (last,) = after
+            user = loaded.seats.get(last, BOT)
+            if not loaded.automatic(last):
+                text = f"⏳ Everyone else has chosen in {game.info.name} `{gid}`: the table is waiting for you."
+                outgoing.append(
+                    Outgoing(
+                        user.split(":", 1)[0],
+                        {
+                            "type": "private",
+                            "game": gid,
+                            "user": user,
+                            "seat": last,
+                            "text": text,
+                            "key": f"{gid}:{nv}:waiting:{last}",
+                        },
+                    )
+                )
+        # No board this time: a timeout or autopilot notice must still reach the table now.
+        notes = [e.text for e in events if e.seats is None and e.kind in ("timeout", "autopilot")]
+        if notes:
+            # Every table of the game hears it, each on its own platform (as turn posts do).
+            for i, (platform, chat) in enumerate(loaded.tables):
+                key = f"{gid}:{nv}:notice" + (f"@{platform}:{chat}" if i else "")
+                notice = {"type": "notice", "game": gid, "chat": chat, "text": "\n".join(notes), "key": key}
+                outgoing.append(Outgoing(platform, notice))
+    if acting is not None:
+        meta.update(_charge_bank(loaded, acting, before, now))
     deadline = None
     if not over and after:
-        deadline, remind, turn_meta = _deadline(loaded, after, before, now)
+        turn_meta = clock_meta(loaded, after, before, now, nv)
         meta.update(turn_meta)
-        if remind is not None:
-            deadline = min(deadline, remind) if deadline is not None else remind
+        deadline = index_time(store, gid, {**loaded.meta, **turn_meta}, loaded.seats, after, now)
     else:
-        meta.update({"deadline_at": None, "remind_at": None})
-    keep = IMAGE_TTL if "posted_v" in meta else 0
+        meta.update({"deadline_at": None, "remind_at": None, "safety_at": None, "turn_at": None})
+    keep = POSTED_TTL if "posted_v" in meta else 0
     return Plan(meta, deadline, outgoing, keep)
+
+
+def _awaited_for(game: AnyGame, state: Any, seat: int) -> list[str]:
+    """What ``seat`` is awaited for: its legal moves (the same choices mean the same wait)."""
+    return [repr(a) for a in game.legal_actions(state, seat)]
+
+
+def turn_posts(loaded: Loaded, version: int, since: int) -> list[Outgoing]:
+    """The turn post for every table of the game, each on its own platform. The home chat's
+    key stays ``{gid}:{v}:turn``; another table's names its chat, so each is sent once."""
+    out = []
+    for i, (platform, chat) in enumerate(loaded.tables):
+        key = f"{loaded.gid}:{version}:turn" + (f"@{platform}:{chat}" if i else "")
+        out.append(Outgoing(platform, {"type": "turn", "game": loaded.gid, "chat": chat, "since": since, "key": key}))
+    return out
 
 
 def _msg(user: str, version: int, message: dict[str, Any]) -> Outgoing:
@@ -314,20 +477,71 @@ def _msg(user: str, version: int, message: dict[str, Any]) -> Outgoing:
     return Outgoing(platform, {**message, "key": f"{message['game']}:{version}:{message['type']}:{message['seat']}"})
 
 
-def _deadline(
-    loaded: Loaded, after: frozenset[int], before: frozenset[int], now: float
-) -> tuple[float | None, float | None, dict[str, Any]]:
-    """Next timeout and reminder. Bots: a 15 s safety net. Humans: ``turn_hours`` (0 = none)."""
-    if any(loaded.seats.get(s, BOT) == BOT for s in after):
-        return now + 15.0, None, {"deadline_at": f"{now + 15.0:.3f}", "remind_at": None}
-    if after <= before and loaded.meta.get("deadline_at"):
-        dl = float(loaded.meta["deadline_at"])
-        rem = loaded.meta.get("remind_at")
-        return dl, (float(rem) if rem else None), {}
-    hours = float(loaded.meta.get("turn_hours", "0") or 0)
-    if hours <= 0:
-        return None, None, {"deadline_at": None, "remind_at": None}
-    share = float(loaded.meta.get("reminder_share", "0.5") or 0.5)
-    dl = now + hours * 3600
-    rem = now + hours * 3600 * share
-    return dl, rem, {"deadline_at": f"{dl:.3f}", "remind_at": f"{rem:.3f}"}
+def clock_meta(
+    loaded: Loaded, after: frozenset[int], before: frozenset[int], now: float, version: int
+) -> dict[str, Any]:
+    """The step's clock fields after a commit.
+
+    Issue 9 item 1: a human's deadline is always the table's timer (``turn_hours``), set when a
+    human becomes awaited and kept while the same step goes on; the automatic players' 15 s
+    safety net is ``safety_at``, apart, so a bot at the table can never shorten a human's turn.
+    """
+    autos = {s for s in after if loaded.automatic(s)}
+    humans = after - autos
+    meta: dict[str, Any] = {"remind_at": None, "safety_at": f"{now + SAFETY:.3f}" if autos else None}
+    still = humans <= before and bool(loaded.meta.get("turn_at"))
+    if not humans:
+        meta.update({"deadline_at": None, "turn_at": None})
+        return meta
+    if still:
+        return meta
+    turn = float(loaded.meta.get("turn_hours", "0") or 0) * HOUR
+    meta.update({"turn_at": f"{now:.3f}", "turn_v": version, "deadline_at": f"{now + turn:.3f}" if turn > 0 else None})
+    for seat in humans:
+        away = float(loaded.meta.get(f"away_until:{seat}") or 0)
+        meta[f"ext:{seat}"] = f"{away - now:.3f}" if away > now else None
+    return meta
+
+
+def _charge_bank(loaded: Loaded, seat: int, before: frozenset[int], now: float) -> dict[str, Any]:
+    """A move made after the step's deadline draws the overrun from the seat's time bank."""
+    if seat not in before or loaded.automatic(seat) or not float(loaded.meta.get("bank_secs") or 0):
+        return {}
+    base = table_deadline(loaded.meta, seat)
+    if base is None or now <= base:
+        return {}
+    used = float(loaded.meta.get(f"bank_used:{seat}") or 0) + (now - base)
+    return {f"bank_used:{seat}": f"{min(used, float(loaded.meta['bank_secs'])):.3f}"}
+
+
+def index_time(
+    store: Store, gid: str, meta: Mapping[str, Any], seats: Mapping[int, str], after: frozenset[int], now: float
+) -> float | None:
+    """The next moment the sweep must look at the game: the bots' safety net, and each awaited
+    human's next unsent reminder or timeout (none while the table is paused)."""
+    flat = {k: str(v) for k, v in meta.items() if v is not None and v != ""}
+    times: list[float] = []
+    if flat.get("safety_at"):
+        times.append(float(flat["safety_at"]))
+    if not flat.get("paused_at"):
+        for seat in sorted(after):
+            if automatic(flat, seats, seat):
+                continue
+            clock = seat_clock(flat, seat, store.user(seats[seat]), now)
+            sent = sent_leads(store, gid, flat.get("turn_v", ""), seat, [k for k, _ in clock.reminders])
+            t = next_due(clock, sent)
+            if t is not None:
+                times.append(t)
+    return min(times) if times else None
+
+
+def k_remind_lead(gid: str, turn_v: str, seat: int, lead: str) -> str:
+    """De-duplication of one reminder: one step (``turn_v``), one seat, one lead time."""
+    return f"agora:remind:{gid}:{turn_v}:{seat}:{lead}"
+
+
+def sent_leads(store: Store, gid: str, turn_v: str, seat: int, keys: list[str]) -> set[str]:
+    if not keys:
+        return set()
+    marks = store.r.mget([k_remind_lead(gid, turn_v, seat, k) for k in keys])
+    return {k for k, m in zip(keys, marks, strict=True) if m}

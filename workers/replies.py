@@ -29,6 +29,13 @@ class Part:
     buttons: list[list[Button]] = field(default_factory=list)
     ok: bool = True
     code: str = "ok"
+    invite: bool = True
+    """For a private part whose private chat is not open: invite the user to open it (a hand,
+    a secret choice). False for a detail whose gist was already said in public (a refusal's
+    exact reason), where an invitation would only be noise."""
+    game: str = ""
+    """The game the part belongs to (prompts, move lists), so an adapter keeps one live
+    keyboard per game and chat: a prompt of one game never takes the buttons of another's."""
 
 
 Reply = list[Part]

@@ -22,15 +22,20 @@ key                              type    holds
 ``g:{gid}:snap``                 string  zlib-compressed canonical JSON dump at ``version``
 ``g:{gid}:log``                  list    the action log: JSON ``{v, s, t, u, k, at}`` (version,
                                          seat, notation, undoable, idempotency key, time)
+``g:{gid}:logc``                 string  a running game's older log entries: one zlib-compressed
+                                         JSON array, extended LOG_CHUNK entries at a time
 ``g:{gid}:logz``                 string  a finished game's log, zlib-compressed JSON (archive)
-``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit (expires
-                                         7 days after the game ends)
+``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit, for the
+                                         newest IDEM_KEPT keys (expires 7 days after the end)
+``g:{gid}:idemq``                list    those keys, oldest first (the window's order)
 ``g:{gid}:ev``                   list    per version: JSON ``{v, events:[...]}`` (audience kept)
-``g:{gid}:snap:{v}``             string  snapshot of a version whose board is posted (TTL)
+``g:{gid}:posted``               hash    version -> snapshot, for the newest POSTED_KEPT versions
+                                         whose board was posted (drawn at delivery; TTL)
 ``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
 ``chat:{platform}:{chat}``       string  the game id played in that chat
 ``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
 ``u:{user}:games``               set     game ids the user plays in ("my games")
+``names:{platform}``             hash    lower-case display name -> user key (substitutes)
 ``deadlines``                    zset    gid -> unix time of its next reminder or timeout
                                          (mirrored from meta, rebuildable)
 ``remind:{gid}:{v}:{seat}``      string  reminder de-duplication (set-if-absent, TTL)
@@ -88,6 +93,14 @@ def k_idem(gid: str) -> str:
     return f"{P}g:{{{gid}}}:idem"
 
 
+def k_logc(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:logc"
+
+
+def k_idemq(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:idemq"
+
+
 def k_events(gid: str) -> str:
     return f"{P}g:{{{gid}}}:ev"
 
@@ -96,8 +109,8 @@ def k_posted(gid: str, version: int) -> str:
     return f"{P}g:{{{gid}}}:posted:{version}"
 
 
-def k_snapv(gid: str, version: int) -> str:
-    return f"{P}g:{{{gid}}}:snap:{version}"
+def k_snapv(gid: str) -> str:
+    return f"{P}g:{{{gid}}}:posted"
 
 
 def k_image(gid: str, version: int, who: str) -> str:
@@ -135,13 +148,22 @@ def k_callback(token: str) -> str:
 K_SEQ = f"{P}seq:game"
 K_DEADLINES = f"{P}deadlines"
 ARCHIVE_TTL = 7 * 86400
-IMAGE_TTL = 7 * 86400  # rendered PNGs and the snapshots of posted turns they are drawn from
-EVENTS_KEPT = 400
+# Rendered PNGs are a cache for delivery (every table of a turn within seconds) and `board`;
+# they are drawn again from the snapshot when needed later, so they are not kept for long.
+IMAGE_TTL = 600
+POSTED_TTL = 7 * 86400  # snapshots of posted turns, the boards are drawn from (bounded by count)
+EVENTS_KEPT = 32  # versions of events kept: captions since the last post and `log`
+IDEM_KEPT = 24  # idempotency answers kept per game (the newest), see the commit script
+# Snapshots of posted turns kept per game. Decision: a turn post delivered more than this many
+# posted turns late (a bot down for long) is drawn from the game as it is now.
+POSTED_KEPT = 4
+LOG_CHUNK = 24  # live log entries moved into the compressed part at a time
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
 # and outbox messages together, so a crash can never leave half a move behind.
 _COMMIT_LUA = """
-local meta, snap, log, idem, ev, dl, snapv = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local meta, snap, log, idem, ev, dl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local snapv, idemq = KEYS[7], KEYS[8]
 local expected = tonumber(ARGV[1])
 local key = ARGV[2]
 if key ~= '' then
@@ -152,7 +174,8 @@ local v = tonumber(redis.call('HGET', meta, 'version') or '0')
 if v ~= expected then return {'stale', tostring(v)} end
 -- Redis does not roll a script back when a command fails half-way: everything that can fail
 -- (decoding, a key of the wrong type) is checked before the first write.
-local kinds = {[1] = 'hash', [2] = 'string', [3] = 'list', [4] = 'hash', [5] = 'list', [6] = 'zset', [7] = 'string'}
+local kinds = {[1] = 'hash', [2] = 'string', [3] = 'list', [4] = 'hash', [5] = 'list', [6] = 'zset', [7] = 'hash',
+               [8] = 'list'}
 for i = 1, #KEYS do
   local t = redis.call('TYPE', KEYS[i])['ok']
   if t ~= 'none' and t ~= (kinds[i] or 'stream') then
@@ -163,7 +186,18 @@ local fields = cjson.decode(ARGV[7])
 local msgs = cjson.decode(ARGV[11])
 local nv = v + 1
 redis.call('SET', snap, ARGV[3])
-if ARGV[13] ~= '' then redis.call('SET', snapv, ARGV[3], 'EX', tonumber(ARGV[13])) end
+if ARGV[13] ~= '' then
+  -- The board of a posted turn is drawn when it is delivered, maybe after later moves: keep its
+  -- snapshot, but only for the newest few posted turns.
+  redis.call('HSET', snapv, nv, ARGV[3])
+  redis.call('EXPIRE', snapv, tonumber(ARGV[13]))
+  local kept = tonumber(ARGV[15])
+  if redis.call('HLEN', snapv) > kept then
+    local versions = redis.call('HKEYS', snapv)
+    table.sort(versions, function(a, b) return tonumber(a) < tonumber(b) end)
+    for i = 1, #versions - kept do redis.call('HDEL', snapv, versions[i]) end
+  end
+end
 if ARGV[4] == 'push' then
   redis.call('RPUSH', log, ARGV[5])
 elseif ARGV[4] == 'pop' then
@@ -178,14 +212,28 @@ for f, val in pairs(fields) do
   if val == '' then redis.call('HDEL', meta, f) else redis.call('HSET', meta, f, val) end
 end
 if ARGV[8] == '' then redis.call('ZREM', dl, ARGV[9]) else redis.call('ZADD', dl, ARGV[8], ARGV[9]) end
-local result = string.gsub(ARGV[10], '"version":0', '"version":' .. nv, 1)
-if key ~= '' then redis.call('HSET', idem, key, result) end
-for i = 8, #KEYS do
-  local m = string.gsub(msgs[i - 7], '"version":0', '"version":' .. nv, 1)
+local result = ARGV[10]
+if key ~= '' then
+  -- Only the newest answers are kept (a window): redelivery and retries come within minutes,
+  -- and a long game must not grow its idempotency record with every move.
+  redis.call('HSET', idem, key, result)
+  redis.call('RPUSH', idemq, key)
+  local kept = tonumber(ARGV[14])
+  while redis.call('LLEN', idemq) > kept do
+    redis.call('HDEL', idem, redis.call('LPOP', idemq))
+  end
+end
+for i = 9, #KEYS do
+  local m = string.gsub(msgs[i - 8], '"version":0', '"version":' .. nv, 1)
   redis.call('XADD', KEYS[i], 'MAXLEN', '~', 100000, '*', 'm', m)
 end
 return {'ok', result}
 """
+
+def _unchunk(blob: bytes | None) -> list[dict[str, Any]]:
+    """The entries of the compressed part of a running game's log (none when absent)."""
+    return list(json.loads(zlib.decompress(blob))) if blob else []
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +258,16 @@ class CommitResult:
     @property
     def current_version(self) -> int:
         return int(self.payload) if self.status == "stale" else int(self.data.get("version", 0))
+
+
+def pack_answer(result: Mapping[str, Any]) -> bytes:
+    """A commit's answer as stored for its idempotency key: compact JSON, zlib-compressed."""
+    return zlib.compress(json.dumps(result, separators=(",", ":")).encode(), 6)
+
+
+def unpack_answer(raw: bytes) -> str:
+    """The JSON text of a stored answer (plain JSON written by older versions is accepted)."""
+    return raw.decode() if raw[:1] == b"{" else zlib.decompress(raw).decode()
 
 
 def pack_snapshot(text: str) -> bytes:
@@ -279,17 +337,46 @@ class Store:
         current, snap = self.snapshot(gid)
         if version == current:
             return snap
-        blob = self.r.get(k_snapv(gid, version))
+        blob = self.r.hget(k_snapv(gid), str(version))
         return unpack_snapshot(blob) if blob else None
 
     def log(self, gid: str) -> list[dict[str, Any]]:
-        """The action log: the live list, or the archive of a finished game."""
-        raw = self.r.lrange(k_log(gid), 0, -1)
-        if not raw:
-            blob = self.r.get(k_logz(gid))
-            if blob:
-                return list(json.loads(zlib.decompress(blob)))
-        return [json.loads(x) for x in raw]
+        """The action log: the compressed older part and the live list, or the archive of a
+        finished game."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.get(k_logc(gid))
+        pipe.lrange(k_log(gid), 0, -1)
+        pipe.get(k_logz(gid))
+        older, raw, archived = pipe.execute()
+        if not raw and not older and archived:
+            return list(json.loads(zlib.decompress(archived)))
+        return _unchunk(older) + [json.loads(x) for x in raw]
+
+    def compact_log(self, gid: str, chunk: int | None = None) -> bool:
+        """Move the oldest ``chunk`` entries of a running game's live log into its compressed
+        part once the live list holds twice that many; True when it did.
+
+        Why: the live list costs ~80 bytes an action and grew with the game (35 KB for 400
+        moves); compressed, the whole log costs a tenth of that. The live list keeps at least
+        ``chunk`` entries, so undo (which pops the newest) never reaches the compressed part.
+        Optimistic: a move committed meanwhile makes it give up until the next time."""
+        size = chunk or LOG_CHUNK
+        with self.r.pipeline() as pipe:
+            try:
+                pipe.watch(k_log(gid), k_logc(gid))
+                if pipe.llen(k_log(gid)) < 2 * size:
+                    pipe.unwatch()
+                    return False
+                older = _unchunk(pipe.get(k_logc(gid)))
+                moved = [json.loads(x) for x in pipe.lrange(k_log(gid), 0, size - 1)]
+                blob = zlib.compress(json.dumps(older + moved, separators=(",", ":")).encode(), 9)
+                pipe.multi()
+                pipe.ltrim(k_log(gid), size, -1)
+                pipe.set(k_logc(gid), blob)
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
 
     def archive(self, gid: str) -> bool:
         """Compact a finished game: the log becomes one compressed string, and the keys only a
@@ -302,16 +389,20 @@ class Store:
         """
         with self.r.pipeline() as pipe:
             try:
-                pipe.watch(k_meta(gid), k_log(gid))
-                if pipe.hget(k_meta(gid), "status") != b"over" or not pipe.exists(k_log(gid)):
+                pipe.watch(k_meta(gid), k_log(gid), k_logc(gid))
+                if pipe.hget(k_meta(gid), "status") != b"over" or not (
+                    pipe.exists(k_log(gid)) or pipe.exists(k_logc(gid))
+                ):
                     pipe.unwatch()
                     return False
-                entries = [json.loads(x) for x in pipe.lrange(k_log(gid), 0, -1)]
+                entries = _unchunk(pipe.get(k_logc(gid)))
+                entries += [json.loads(x) for x in pipe.lrange(k_log(gid), 0, -1)]
                 blob = zlib.compress(json.dumps(entries, separators=(",", ":")).encode(), 9)
                 pipe.multi()
                 pipe.set(k_logz(gid), blob)
-                pipe.delete(k_log(gid))
+                pipe.delete(k_log(gid), k_logc(gid))
                 pipe.expire(k_idem(gid), ARCHIVE_TTL)
+                pipe.expire(k_idemq(gid), ARCHIVE_TTL)
                 pipe.hset(k_meta(gid), "archived", "1")
                 pipe.execute()
                 return True
@@ -323,7 +414,7 @@ class Store:
 
     def idem_result(self, gid: str, key: str) -> dict[str, Any] | None:
         raw = self.r.hget(k_idem(gid), key)
-        return json.loads(raw) if raw else None
+        return json.loads(unpack_answer(raw)) if raw else None
 
     def commit(
         self,
@@ -348,13 +439,15 @@ class Store:
         ``keep_snapshot`` (seconds) also keeps this version's snapshot for that long, so the
         board of a posted turn can be drawn even after the game has moved on.
         """
-        res = {"version": 0, **{k: v for k, v in (result or {}).items() if k != "version"}}
+        # The script commits only at ``expected``, so the new version is known here; the answer
+        # is stored compressed (the idempotency window holds dozens of them per game).
+        res = {"version": expected + 1, **{k: v for k, v in (result or {}).items() if k != "version"}}
         msgs = []
         for o in outgoing:
             m = {"version": 0, **{k: v for k, v in o.message.items() if k != "version"}}
             msgs.append(json.dumps(m, separators=(",", ":")))
         keys = [k_meta(gid), k_snap(gid), k_log(gid), k_idem(gid), k_events(gid), K_DEADLINES]
-        keys.append(k_snapv(gid, expected + 1))
+        keys += [k_snapv(gid), k_idemq(gid)]
         keys += [k_outbox(o.platform) for o in outgoing]
         args = [
             expected,
@@ -366,13 +459,15 @@ class Store:
             json.dumps({k: ("" if v is None else str(v)) for k, v in (meta or {}).items()}),
             "" if deadline is None else repr(float(deadline)),
             gid,
-            json.dumps(res, separators=(",", ":")),
+            pack_answer(res),
             json.dumps(msgs),
             EVENTS_KEPT,
             str(keep_snapshot) if keep_snapshot else "",
+            IDEM_KEPT,
+            POSTED_KEPT,
         ]
         status, payload = self._commit(keys=keys, args=args)
-        return CommitResult(status.decode(), payload.decode())
+        return CommitResult(status.decode(), unpack_answer(payload) if status in (b"ok", b"dup") else payload.decode())
 
     # --------------------------------------------------- chats and users
     def chat_game(self, platform: str, chat: str) -> str | None:
@@ -389,6 +484,8 @@ class Store:
     def touch_user(self, user: str, name: str, dm: str | None = None) -> None:
         pipe = self.r.pipeline()
         pipe.hset(k_user(user), "name", name)
+        # name -> user key per platform, so `substitute @name` can find a player by name
+        pipe.hset(f"{P}names:{user.partition(':')[0]}", name.strip().lower(), user)
         if dm:
             pipe.hset(k_user(user), "dm", dm)
         pipe.execute()

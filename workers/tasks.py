@@ -16,10 +16,11 @@ import zlib
 from typing import Any
 
 import redis
+from celery.signals import beat_init
 
 from workers import deadlines, images, pipeline
 from workers.celery_app import app
-from workers.pipeline import BOT, Loaded, MoveResult, Rejected
+from workers.pipeline import Loaded, MoveResult, Rejected
 from workers.store import Store
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ def kick(gid: str) -> None:
     if loaded.meta.get("status") != "active":
         return
     for seat in sorted(loaded.game.to_move(loaded.state)):
-        if loaded.seats.get(seat, BOT) == BOT:
+        if loaded.automatic(seat):
             auto.delay(gid, seat, loaded.version)
 
 
@@ -111,7 +112,7 @@ def auto(gid: str, seat: int, version: int) -> None:
         loaded = pipeline.load(st, gid)
     except Rejected:
         return
-    if loaded.version != version or loaded.seats.get(seat) != BOT or loaded.meta.get("status") != "active":
+    if loaded.version != version or not loaded.automatic(seat) or loaded.meta.get("status") != "active":
         return
     game = loaded.game
     if seat not in game.to_move(loaded.state):
@@ -153,17 +154,32 @@ def sweep() -> int:
     """Beat job: handle every game whose reminder or timeout is due."""
     st = store()
     now = st.now()
-    n = 0
-    for gid in deadlines.due(st, now):
-        deadlines.process(
-            st,
-            gid,
-            now,
-            run_auto=lambda g, s, v: auto.delay(g, s, v),
-            submit_timeout=lambda g, s, t, k: timeout.delay(g, s, t, k),
-        )
-        n += 1
-    return n
+
+    def handle(gid: str) -> None:
+        try:
+            deadlines.process(
+                st,
+                gid,
+                now,
+                run_auto=lambda g, s, v: auto.delay(g, s, v),
+                submit_timeout=lambda g, s, t, k: timeout.delay(g, s, t, k),
+            )
+        except TRANSIENT:
+            raise
+        except Exception:  # one broken game must not stop the sweep of the others
+            log.exception("sweeping %s failed", gid)
+
+    return deadlines.sweep_due(st, now, handle)
+
+
+@beat_init.connect
+def _rebuild_on_start(**_: Any) -> None:
+    """The index is a mirror: rebuild it from the game records whenever the sweeper starts."""
+    try:
+        n = deadlines.rebuild_index(store())
+        log.warning("deadline index rebuilt: %d games scheduled", n)
+    except Exception:
+        log.exception("could not rebuild the deadline index; the sweep goes on with the stored one")
 
 
 @app.task(name="agora.noop")

@@ -25,19 +25,20 @@ import logging
 import os
 import secrets
 import signal
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from aiohttp import web
 from telegram import Bot, BotCommand, Update
-from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
+from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
 
 from bots.telegram import format as fmt
 from bots.telegram.delivery import Delivery
-from bots.telegram.handlers import Handlers
+from bots.telegram.handlers import MOVE_WAIT, Handlers
 from bots.telegram.sender import Sender
-from workers.client import COMMANDS, Client
+from workers.client import COMMANDS, Client, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,19 @@ def api_urls(api_base: str) -> tuple[str, str]:
 def build_application(client: Client, token: str, api_base: str | None = None) -> Application:  # type: ignore[type-arg]
     """The bot: handlers for typed commands and buttons, an error handler, and the parts the
     outbox delivery needs; updates of different chats are handled concurrently."""
-    builder = Application.builder().token(token).concurrent_updates(True)
+    cfg = load_settings()
+    overall, overall_period = cfg.rate("telegram_overall_rate")
+    group, group_period = cfg.rate("telegram_group_rate")
+    # Flood limits are kept before Telegram has to answer 429; a 429 that still comes (limits
+    # shared with another bot process) is raised to the sender, which waits it out exactly.
+    limiter = AIORateLimiter(
+        overall_max_rate=overall,
+        overall_time_period=overall_period,
+        group_max_rate=group,
+        group_time_period=group_period,
+        max_retries=0,
+    )
+    builder = Application.builder().token(token).concurrent_updates(True).rate_limiter(limiter)
     if api_base:
         base, files = api_urls(api_base)
         builder = builder.base_url(base).base_file_url(files)
@@ -96,12 +109,19 @@ def build_application(client: Client, token: str, api_base: str | None = None) -
     pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="agora-telegram")
     sender = Sender(app.bot, client, pool)
     handlers = Handlers(client, sender)
-    consumer = os.environ.get("TELEGRAM_CONSUMER", "").strip() or "telegram-1"
+    # Unique per host without configuration; TELEGRAM_CONSUMER pins it (a StatefulSet's pod name).
+    consumer = os.environ.get("TELEGRAM_CONSUMER", "").strip() or f"telegram-{socket.gethostname()}"
     app.bot_data[_KEY] = Agora(client, sender, handlers, Delivery(client, sender, consumer=consumer), pool)
     app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, handlers.on_message))
     app.add_handler(CallbackQueryHandler(handlers.on_callback))
     app.add_error_handler(handlers.on_error)
     return app
+
+
+def telegram_client(redis_url: str) -> Client:
+    """The client as the bot uses it: a move is awaited only as long as a button press can
+    still be answered, so a busy or dead worker never leaves a press unanswered."""
+    return Client(redis_url, move_timeout=MOVE_WAIT)
 
 
 def agora(app: Application) -> Agora:  # type: ignore[type-arg]
@@ -197,7 +217,7 @@ def run(redis_url: str, token: str, api_base: str | None = None, webhook: str | 
             None means long polling.
     """
     hook = Webhook.from_env(webhook) if isinstance(webhook, str) else webhook
-    client = Client(redis_url)
+    client = telegram_client(redis_url)
     try:
         app = build_application(client, token, api_base)
         asyncio.run(_serve(app, hook))

@@ -9,7 +9,8 @@ successful send stops a re-read entry from being sent twice.
 Order: one batch is split into lanes by destination chat; a lane is sent in stream order and
 stops at its first failure (the rest stays pending and comes back with the next fetch), while
 different chats proceed side by side, so one chat's flood control does not hold up a turn in
-another. A message the game has overtaken (``render`` returns None) is dropped, a message
+another. A message the game has overtaken (``render`` returns None) is dropped; one that could not be
+built (``render`` raised: the store restarting, say) stays pending and is retried; a message
 Telegram refuses for good (``BadRequest``) is logged and dropped, anything transient is
 retried with backoff.
 """
@@ -19,13 +20,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bots.telegram.sender import PLATFORM, Sender
-from workers.client import Client, Envelope, Part
+from workers.client import Client, Envelope, Part, count_delivered
 
 log = logging.getLogger(__name__)
+
+STEP_GRACE = 2.0
+"""Seconds a prompt for the next step of a turn waits for the press that may show it in place."""
 
 Route = tuple[str, bool] | None  # (chat, private) or None: the user's private chat is not open
 
@@ -39,8 +44,17 @@ class Delivery:
         block_ms: how long one fetch waits for new entries.
     """
 
-    def __init__(self, client: Client, sender: Sender, *, consumer: str = "telegram-1", block_ms: int = 500) -> None:
+    def __init__(
+        self,
+        client: Client,
+        sender: Sender,
+        *,
+        consumer: str = "telegram-1",
+        block_ms: int = 500,
+        step_grace: float = STEP_GRACE,
+    ) -> None:
         self.client = client
+        self.step_grace = step_grace
         self.sender = sender
         self.consumer = consumer
         self.block_ms = block_ms
@@ -87,7 +101,20 @@ class Delivery:
         if await self.sender.io(self.client.already_sent, env):
             await self.sender.io(self.client.ack, PLATFORM, env)
             return True
-        part = await self.sender.io(self.client.render, env)
+        step_at = env.message.get("at") if env.message.get("step") else None
+        if isinstance(step_at, (int, float)):
+            # The next step of a turn: a press of the same player puts it in place of the pressed
+            # buttons if it gets there first; give it that moment before this lane claims it.
+            wait = float(step_at) + self.step_grace - time.time()
+            if wait > 0:
+                await asyncio.sleep(min(wait, self.step_grace))
+        try:
+            part = await self.sender.io(self.client.render, env)
+        except Exception:
+            return False  # logged by render; the message stays pending and is retried
+        if part is not None and not await self.sender.io(self.client.claim, env, "delivery"):
+            # Shown another way: the next step's buttons were put in place of the pressed ones.
+            part = None
         try:
             if part is not None:
                 await self._send(env, part, route)
@@ -98,10 +125,30 @@ class Delivery:
         except TelegramError as exc:
             log.warning("outbox message %s not delivered yet (%s); it stays pending", env.key, exc)
             return False
-        await self.sender.io(self.client.mark_sent, env)
+        await self._record_sent(env)
         await self.sender.io(self.client.ack, PLATFORM, env)
         self.delivered += 1
+        count_delivered(PLATFORM)
         return True
+
+    async def _record_sent(self, env: Envelope, *, patience: float = 30.0) -> None:
+        """Write the sent marker, retrying through a short store outage.
+
+        Why: the message is already in the chat; if the marker is lost the entry is sent a
+        second time after the store comes back. A restart of the store takes about a second,
+        so a few retries turn that duplicate into a delay."""
+        delay, waited = 0.1, 0.0
+        while True:
+            try:
+                await self.sender.io(self.client.mark_sent, env)
+                return
+            except Exception:
+                if waited >= patience:
+                    raise
+                log.warning("could not record outbox message %s as sent yet; retrying", env.key)
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 2.0)
 
     async def _send(self, env: Envelope, part: Part, route: Route) -> None:
         if route is None:

@@ -36,6 +36,13 @@ STALE_CODES = frozenset({"button/stale", "button/game_over", "button/expired"})
 REACT_ONLY = frozenset({"move", "begin"})  # their news is the caption of the board that follows
 COMMITTING = frozenset({"move", "begin", "undo", "resign"})  # private events come through the outbox
 SORRY = "Something went wrong on our side; nothing was changed. Please try again."
+WORKING = "⏳ Got it, working on it…"
+CALLBACK_WINDOW = 15.0
+"""Seconds within which Telegram shows the answer to a button press (later: "query is too old")."""
+ANSWER_WITHIN = 2.5
+"""Seconds after which a press still in the works is answered "working on it"."""
+MOVE_WAIT = 10.0
+"""How long the adapter waits for a worker to apply a move: inside ``CALLBACK_WINDOW``."""
 
 
 class KeyedLocks:
@@ -68,6 +75,7 @@ def make_context(update: Update, chat: Chat, user: User) -> Context:
         user.full_name or user.username or str(user.id),
         private=chat.type == ChatType.PRIVATE,
         idem=f"tg:{update.update_id}",
+        in_place=True,
     )
 
 
@@ -82,10 +90,11 @@ def command_word(text: str) -> tuple[str, str]:
 class Handlers:
     """The Application's handlers, bound to one client and one sender."""
 
-    def __init__(self, client: Client, sender: Sender) -> None:
+    def __init__(self, client: Client, sender: Sender, *, answer_within: float = ANSWER_WITHIN) -> None:
         self.client = client
         self.sender = sender
         self.locks = KeyedLocks()
+        self.answer_within = answer_within
 
     @contextlib.asynccontextmanager
     async def once(self, update: Update, chat: str) -> AsyncIterator[bool]:
@@ -119,7 +128,7 @@ class Handlers:
                 await self._run(ctx, msg, word, text)
 
     async def _run(self, ctx: Context, msg: Message, word: str, text: str) -> None:
-        if ctx.private and word == "begin" and text.startswith("/start"):
+        if ctx.private and word == "start":
             # Telegram's "Start" button in the private chat (maybe from a deep link).
             word = "start"
             payload = text.split(maxsplit=1)[1] if " " in text else ""
@@ -136,20 +145,36 @@ class Handlers:
 
     # ------------------------------------------------------------- buttons
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A pressed button: re-validated like typed text; every query gets an answer."""
+        """A pressed button: answered within ``ANSWER_WITHIN`` seconds whatever happens, then
+        re-validated like typed text and applied.
+
+        Why a timer outside the chat's lock: Telegram shows the answer of a press only within
+        a short window. A reply of the same chat waiting out a long flood control holds the
+        lock, and a dead worker makes the move wait; either way the player saw nothing. The
+        timer answers "working on it" in time, and the outcome then follows as a message
+        (a refusal) or as the board itself."""
         query = update.callback_query
         if query is None:
             return
         answered = False
 
-        async def answer(text: str = "") -> None:
+        async def answer(text: str = "") -> bool:
+            """Answer once; False when the query was answered already (by the timer)."""
             nonlocal answered
+            if answered:
+                return False
             answered = True
             try:
                 await self.sender.call(lambda: query.answer(fmt.plain(text)[:200] or None))
             except TelegramError as exc:
                 log.info("could not answer callback query %s: %s", query.id, exc)
+            return True
 
+        async def answer_in_time() -> None:
+            await asyncio.sleep(self.answer_within)
+            await answer(WORKING)
+
+        timer = asyncio.create_task(answer_in_time())
         try:
             message = query.message
             if message is None or not query.data:
@@ -162,20 +187,21 @@ class Handlers:
                 else:
                     answered = True  # the first delivery answered it
         except Exception:
-            if not answered:
-                await answer(SORRY)
+            await answer(SORRY)
             raise
         finally:
-            if not answered:
-                await answer()
+            timer.cancel()
+            await answer()
 
     async def _press(
-        self, ctx: Context, query: CallbackQuery, message_id: int, answer: Callable[[str], Awaitable[None]]
+        self, ctx: Context, query: CallbackQuery, message_id: int, answer: Callable[[str], Awaitable[bool]]
     ) -> None:
         reply = await self.sender.io(self.client.press, ctx, query.data or "")
         first = reply[0] if reply else Part()
         if not first.ok:
-            await answer(first.text)
+            if not await answer(first.text):
+                # The press was answered "working on it" in time; the refusal follows as a message.
+                await self.sender.reply(ctx, reply)
             if first.code in STALE_CODES:
                 await self.sender.strip_keyboard(ctx.chat, message_id)
             return
@@ -186,12 +212,25 @@ class Handlers:
             else:
                 kb = keyboards.markup(first.buttons)
                 if kb is not None:
-                    await self.sender.set_keyboard(ctx.chat, message_id, kb)
+                    await self.sender.set_keyboard(ctx.chat, message_id, kb, first.game)
                 await answer(first.text)
             return
         await answer("✓ " + (first.text.splitlines() or ["Done."])[0])
-        await self.sender.strip_keyboard(ctx.chat, message_id, live=True)
-        await self.sender.reply(ctx, reply, public=ctx.private, outboxed=True)
+        # The next step of the same turn replaces the pressed buttons in place.
+        # A pressed prompt (text) also gets the next step's text; a board photo keeps its caption.
+        following = [p for p in reply if p.code == "moves/next"]
+        kb = keyboards.markup(following[0].buttons) if following else None
+        placed = False
+        if kb is not None:
+            nxt = following[0]
+            if query.message is not None and getattr(query.message, "text", None):
+                placed = await self.sender.set_text(ctx.chat, message_id, nxt.text, kb, nxt.game)
+            else:
+                placed = await self.sender.set_keyboard(ctx.chat, message_id, kb, nxt.game)
+        if not placed:
+            await self.sender.strip_keyboard(ctx.chat, message_id, live=True, game=first.game)
+        rest = [p for p in reply if p.code != "moves/next"]
+        await self.sender.reply(ctx, rest, public=ctx.private, outboxed=True)
 
     # --------------------------------------------------------------- errors
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -23,7 +23,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bots.telegram import format as fmt
 from bots.telegram import keyboards
-from workers.client import Client, Context, Part
+from workers.client import OUTBOXED, Client, Context, Part
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -33,6 +33,12 @@ KEYBOARD_NS = "tg-kb"  # chat -> id of the message carrying the chat's live keyb
 KEYBOARD_TTL = 30 * 86400
 INVITE_NS = "tg-invite"  # user:gid -> invited: side-effect invitations once per game
 INVITE_TTL = 14 * 86400
+PRIVATE_REACTION = "👀"  # "sent to your private chat" (one of Telegram's standard reactions)
+
+
+def keyboard_slot(chat: str, game: str) -> str:
+    """The key of a chat's live keyboard for one game (``chat`` alone for parts of no game)."""
+    return f"{chat}:{game}" if game else chat
 
 
 class Sender:
@@ -145,7 +151,7 @@ class Sender:
             )
             reply = None
         if last is not None and (moves is not None or turn) and keyboard is None:
-            await self._replace_keyboard(chat, last.message_id if moves is not None else None)
+            await self._replace_keyboard(chat, last.message_id if moves is not None else None, part.game)
         return last
 
     async def _send(self, chat: str, send: Callable[[str], Awaitable[Message]]) -> Message:
@@ -156,35 +162,60 @@ class Sender:
             log.warning("chat %s migrated to %s", chat, moved)
             return await self.call(lambda: send(moved))
 
-    async def _replace_keyboard(self, chat: str, message_id: int | None) -> None:
-        """Make ``message_id`` the chat's live keyboard and take the buttons off the old one
-        (stale buttons would only answer "out of date")."""
-        old = await self.io(self.client.kv_get, KEYBOARD_NS, chat)
+    async def _replace_keyboard(self, chat: str, message_id: int | None, game: str = "") -> None:
+        """Make ``message_id`` the live keyboard of ``game`` in the chat and take the buttons off
+        the old one (stale buttons would only answer "out of date").
+
+        Why per game: one player in two games gets both prompts in the same private chat; the
+        second game's prompt must not strip the first one's buttons, which still wait for her."""
+        slot = keyboard_slot(chat, game)
+        old = await self.io(self.client.kv_get, KEYBOARD_NS, slot)
         if message_id is not None:
-            await self.io(self.client.kv_set, KEYBOARD_NS, chat, str(message_id), ttl=KEYBOARD_TTL)
+            await self.io(self.client.kv_set, KEYBOARD_NS, slot, str(message_id), ttl=KEYBOARD_TTL)
         else:
-            await self.io(self.client.kv_delete, KEYBOARD_NS, chat)
+            await self.io(self.client.kv_delete, KEYBOARD_NS, slot)
         if old and old != str(message_id):
             await self.strip_keyboard(chat, int(old))
 
-    async def strip_keyboard(self, chat: str, message_id: int, *, live: bool = False) -> None:
+    async def strip_keyboard(self, chat: str, message_id: int, *, live: bool = False, game: str = "") -> None:
         """Remove a message's buttons; a message already without them (or gone) is fine.
-        With ``live``, forget it as the chat's live keyboard if it was that one."""
-        if live and await self.io(self.client.kv_get, KEYBOARD_NS, chat) == str(message_id):
-            await self.io(self.client.kv_delete, KEYBOARD_NS, chat)
+        With ``live``, forget it as the live keyboard of ``game`` in the chat if it was that one."""
+        slot = keyboard_slot(chat, game)
+        if live and await self.io(self.client.kv_get, KEYBOARD_NS, slot) == str(message_id):
+            await self.io(self.client.kv_delete, KEYBOARD_NS, slot)
         try:
             await self.call(lambda: self.bot.edit_message_reply_markup(chat, message_id, reply_markup=None))
         except (BadRequest, Forbidden) as exc:
             log.debug("could not strip keyboard of %s/%s: %s", chat, message_id, exc)
 
-    async def set_keyboard(self, chat: str, message_id: int, kb: InlineKeyboardMarkup) -> None:
-        """Show ``kb`` on an existing message (a page of moves replaces the groups)."""
+    async def set_keyboard(self, chat: str, message_id: int, kb: InlineKeyboardMarkup, game: str = "") -> bool:
+        """Show ``kb`` on an existing message (a page of moves replaces the groups; the next
+        step of a turn replaces the pressed step). False when Telegram refused the edit."""
         try:
             await self.call(lambda: self.bot.edit_message_reply_markup(chat, message_id, reply_markup=kb))
         except BadRequest as exc:
             log.debug("could not edit keyboard of %s/%s: %s", chat, message_id, exc)
-            return
-        await self._replace_keyboard(chat, message_id)
+            return False
+        await self._replace_keyboard(chat, message_id, game)
+        return True
+
+    async def set_text(self, chat: str, message_id: int, text: str, kb: InlineKeyboardMarkup, game: str = "") -> bool:
+        """Replace a text message's text and keyboard (the next step of a turn in place of a
+        pressed prompt). False when Telegram refused the edit."""
+        html = fmt.to_html(fmt.split_text(text)[0]) if text.strip() else ""
+        if not html:
+            return await self.set_keyboard(chat, message_id, kb, game)
+        try:
+            await self.call(
+                lambda: self.bot.edit_message_text(
+                    html, chat_id=chat, message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=kb
+                )
+            )
+        except BadRequest as exc:
+            log.debug("could not edit message %s/%s: %s", chat, message_id, exc)
+            return False
+        await self._replace_keyboard(chat, message_id, game)
+        return True
 
     # --------------------------------------------------- replies to a user
     async def reply(
@@ -201,25 +232,34 @@ class Sender:
         or, when that chat is not open, a deep link in the group and nothing private.
 
         ``outboxed``: the reply is a committed change whose private events the outbox
-        delivers anyway, so its successful private parts are not sent twice.
+        delivers anyway (parts coded ``OUTBOXED``), so those are not sent twice; every other
+        part is — in a private chat every part is private, and a move typed there must still
+        get its answer.
+
+        Something sent privately for a command typed in a group is acknowledged with a
+        reaction on that command, not a "sent to our private chat" line the table would read
+        after every `moves`. A private part that does not ask for an invitation (a refusal's
+        exact reason, whose gist was said in public) is dropped when that chat is not open.
         """
-        sent_public = False
-        noted = False
+        acknowledged = False
         for part in parts:
-            if outboxed and part.private and part.ok:
+            if outboxed and part.code == OUTBOXED:
                 continue
             if part.private and not ctx.private:
-                delivered = await self.to_user(ctx.user, part, fallback_chat=ctx.chat, reply_to=reply_to, asked=public)
-                if delivered and not sent_public and not noted and public:
-                    noted = True
-                    await self.send_part(
-                        ctx.chat, Part(text=f"📬 {ctx.name}: sent to our private chat."), reply_to=reply_to
-                    )
+                delivered = await self.to_user(
+                    ctx.user,
+                    part,
+                    fallback_chat=ctx.chat if part.invite else None,
+                    reply_to=reply_to,
+                    asked=public,
+                )
+                if delivered and reply_to is not None and not acknowledged:
+                    acknowledged = True
+                    await self.acknowledge(ctx.chat, reply_to)
                 continue
             if not public and part.ok:
                 continue
             await self.send_part(ctx.chat, part, reply_to=reply_to)
-            sent_public = True
 
     async def to_user(
         self,
@@ -280,6 +320,14 @@ class Sender:
     def deep_link(self, gid: str | None) -> InlineKeyboardMarkup:
         payload = gid or "hello"
         return keyboards.link("Open private chat", f"https://t.me/{self.bot.username}?start={payload}")
+
+    async def acknowledge(self, chat: str, message_id: int) -> None:
+        """A quiet "done, see our private chat": a reaction, and nothing where reactions are
+        unavailable (a text line would be noise for the whole table)."""
+        try:
+            await self.call(lambda: self.bot.set_message_reaction(chat, message_id, PRIVATE_REACTION))
+        except (BadRequest, Forbidden) as exc:
+            log.debug("could not react to %s/%s: %s", chat, message_id, exc)
 
     async def react(self, chat: str, message_id: int, fallback: Part) -> None:
         """Acknowledge a typed move with a reaction (the board photo follows), or with

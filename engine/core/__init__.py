@@ -4,6 +4,7 @@ from engine.core.api import AnyGame, Game, GameInfo, Outcome, Seat, Step
 from engine.core.errors import (
     AmbiguousAction,
     EngineError,
+    ExtraWords,
     GameOver,
     IllegalAction,
     InvalidNotation,
@@ -21,6 +22,7 @@ __all__ = [
     "AnyGame",
     "EngineError",
     "Event",
+    "ExtraWords",
     "Game",
     "GameInfo",
     "GameOver",

@@ -18,9 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.core.errors import GameOver, InvalidSave, NotYourTurn
+from engine.core.errors import ExtraWords, GameOver, IllegalAction, InvalidNotation, InvalidSave, NotYourTurn
 from engine.core.events import Event
-from engine.core.notation import match_text
+from engine.core.notation import leading_match, match_text
+from engine.core.text import with_article
 
 Seat = int
 S = TypeVar("S")
@@ -241,11 +242,14 @@ class Game(ABC, Generic[S, A]):
             NotYourTurn: ``seat`` is not among ``to_move``.
             IllegalAction: the rules forbid the action now (the message says why).
         """
-        from engine.core.errors import IllegalAction
 
         self._check_turn(state, seat)
-        if not self.is_legal(state, seat, action):
-            raise IllegalAction(self.illegal_reason(state, seat, action))
+        if not self._legal_safely(state, seat, action):
+            try:
+                reason = self.illegal_reason(state, seat, action)
+            except _MALFORMED:
+                reason = Game.illegal_reason(self, state, seat, action)
+            raise IllegalAction(reason)
         new = self.clone(state)
         events = self._apply(new, seat, action)
         undoable = self.random_state(state) == self.random_state(new) and not self.reveals_hidden(
@@ -264,7 +268,21 @@ class Game(ABC, Generic[S, A]):
         """
         self._check_turn(state, seat)
         cands = [(self.notation_forms(state, seat, a), a) for a in self.legal_actions(state, seat)]
-        return match_text(text, cands, verbs=self.verbs)
+        try:
+            return match_text(text, cands, verbs=self.verbs)
+        except (IllegalAction, InvalidNotation):
+            self.refuse_extra_words(state, seat, text, cands)
+            raise
+
+    def refuse_extra_words(self, state: S, seat: Seat, text: str, cands: list[tuple[list[str], A]]) -> None:
+        """Raise ``ExtraWords`` when ``text`` is a legal move followed by more words.
+
+        Why: a parser that stops after a known move would apply half of what was typed
+        (``rondel ferrum rondel templum`` as ``rondel ferrum``); saying which move the text
+        begins with lets the player retype it exactly."""
+        lead = leading_match(text, cands)
+        if lead is not None:
+            raise ExtraWords(text.strip(), lead[0], self.private_action(state, seat, lead[1]))
 
     def dump(self, state: S) -> dict[str, Any]:
         """Versioned JSON (never pickle): ``{"game", "schema", "state"}``."""
@@ -273,7 +291,7 @@ class Game(ABC, Generic[S, A]):
     def load(self, data: Mapping[str, Any]) -> S:
         """Inverse of :meth:`dump`; rejects other games and unknown schema versions."""
         if not isinstance(data, Mapping) or data.get("game") != self.id:
-            raise InvalidSave(f"This save is not a {self.info.name} game.")
+            raise InvalidSave(f"This save is not {with_article(self.info.name)} game.")
         if data.get("schema") != self.schema_version:
             raise InvalidSave(
                 f"This save uses format {data.get('schema')!r}; this Agora reads format {self.schema_version}."
@@ -288,6 +306,17 @@ class Game(ABC, Generic[S, A]):
         return json.dumps(self.dump(state), sort_keys=True, separators=(",", ":"))
 
     # ------------------------------------------------------------- helpers
+    def _legal_safely(self, state: S, seat: Seat, action: A) -> bool:
+        """``is_legal``, with a malformed action (wrong type, short tuple) counted as illegal.
+
+        Why: parsers, buttons and autocomplete build actions; whatever reaches ``apply`` must
+        end in ``IllegalAction``, never in an ``IndexError``. Games still check shapes
+        themselves (the action-contract test calls ``is_legal`` directly); this is the net."""
+        try:
+            return bool(self.is_legal(state, seat, action))
+        except _MALFORMED:
+            return False
+
     def _check_turn(self, state: S, seat: Seat) -> None:
         if self.outcome(state) is not None:
             raise GameOver("This game is over; no more moves are accepted.")
@@ -298,6 +327,9 @@ class Game(ABC, Generic[S, A]):
 
 
 AnyGame = Game[Any, Any]
+
+_MALFORMED = (TypeError, ValueError, IndexError, KeyError, AttributeError)
+"""What a rule check may raise on a malformed action instead of answering."""
 
 
 def seat_list(seats: Sequence[int]) -> str:

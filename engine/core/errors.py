@@ -48,6 +48,24 @@ class IllegalAction(EngineError):
         self.reason = reason
 
 
+class ExtraWords(IllegalAction):
+    """The text begins with a legal move and goes on: it is refused, never half-read.
+
+    ``code`` is ``action/extra_words``, or ``action/extra_words/private`` when the move it
+    begins with is a private one (naming it in public would show a hidden card)."""
+
+    code = "action/extra_words"
+
+    def __init__(self, text: str, canonical: str, private: bool = False) -> None:
+        super().__init__(
+            f"`{text}` has more words than the move `{canonical}`. "
+            f"Type one move exactly, e.g. `{canonical}`; nothing was changed."
+        )
+        if private:
+            self.code = "action/extra_words/private"
+        self.canonical = canonical
+
+
 class AmbiguousAction(EngineError):
     """The text matches several legal actions; ``candidates`` are their notations."""
 

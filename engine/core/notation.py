@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from engine.core.errors import AmbiguousAction, IllegalAction, InvalidNotation
+from engine.core.text import with_article
 
 A = TypeVar("A")
 
@@ -70,7 +71,7 @@ def match_text(
     cands = [([tokens(f) for f in forms], forms[0], action) for forms, action in candidates]
     verb_list = sorted({normalize(v) for v in verbs} | {c[0][0][0] for c in cands if c[0] and c[0][0]})
     if not typed:
-        raise InvalidNotation(f"Please type a {what}. It starts with one of: {', '.join(verb_list)}.")
+        raise InvalidNotation(f"Please type {with_article(what)}. It starts with one of: {', '.join(verb_list)}.")
     for test in (
         lambda t, f: t == f,
         _prefix_match,
@@ -86,9 +87,24 @@ def match_text(
             raise AmbiguousAction(text.strip(), sorted(found))
     if verb_list and not any(v.startswith(typed[0]) for v in verb_list):
         raise InvalidNotation(
-            f"I don't know the word `{typed[0]}`. A {what} starts with one of: {', '.join(verb_list)}."
+            f"I don't know the word `{typed[0]}`. {with_article(what).capitalize()} starts with one of: "
+            f"{', '.join(verb_list)}."
         )
     raise IllegalAction(no_match_message(text, [c[1] for c in cands], what=what))
+
+
+def leading_match(text: str, candidates: Iterable[tuple[Sequence[str], A]]) -> tuple[str, A] | None:
+    """The legal move that ``text`` begins with word for word and then goes on past
+    (``rondel ferrum rondel templum`` begins with ``rondel ferrum``): its canonical notation and
+    action, the longest such form first; ``None`` when the text does not begin with a move."""
+    typed = tokens(text)
+    best: tuple[int, str, A] | None = None
+    for forms, action in candidates:
+        for form in forms:
+            f = tokens(form)
+            if f and len(f) < len(typed) and typed[: len(f)] == f and (best is None or len(f) > best[0]):
+                best = (len(f), forms[0], action)
+    return (best[1], best[2]) if best else None
 
 
 def no_match_message(text: str, canonical: Sequence[str], *, what: str = "move") -> str:

@@ -9,6 +9,8 @@ the seed and the action log reproduces the final state byte for byte (OpenSpiel'
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,3 +137,98 @@ def _check_parse(game: AnyGame, state: Any, seat: int, action: Any, text: str, s
     parsed = game.parse(state, seat, text)
     if parsed != action:
         raise ProtocolViolation(f"{game.id} step {step}: parse({text!r}) gave {parsed!r}, expected {action!r}")
+
+
+# ------------------------------------------------------------ the action contract
+def mutations(action: Any, others: list[Any]) -> list[Any]:
+    """Malformed and foreign variants of a dataclass ``action``: every field pushed out of
+    range, made negative, given the wrong length (tuples) or another action's value.
+
+    Why generic: parsers, buttons and autocomplete all build actions; whatever they build,
+    ``apply`` must either accept exactly what ``legal_actions`` lists or refuse with
+    ``IllegalAction``, so every field of every action type is probed the same way.
+    """
+    if not dataclasses.is_dataclass(action) or isinstance(action, type):
+        return []
+    out: list[Any] = []
+
+    def put(name: str, value: Any) -> None:
+        with contextlib.suppress(TypeError, ValueError):
+            out.append(dataclasses.replace(action, **{name: value}))
+
+    same_kind = [o for o in others if type(o) is type(action)]
+    for f in dataclasses.fields(action):
+        value = getattr(action, f.name)
+        if isinstance(value, bool):
+            put(f.name, not value)
+        elif isinstance(value, int):
+            for n in (-1, -7, value + 1, value - 1, 99, 10**9):
+                put(f.name, n)
+        elif isinstance(value, str):
+            for text in ("", "nope", value.lower(), value.upper(), value + "x"):
+                put(f.name, text)
+        elif value is None:
+            for t in ((0, 0, 0, 0), (0, 0, 0), (-1, 0, 0, 1), (0, 0, 0, 0, 1)):
+                put(f.name, t)
+        elif isinstance(value, tuple):
+            put(f.name, value[:-1])
+            put(f.name, (*value, 0))
+            put(f.name, (*value, 1))
+            put(f.name, (*value, -1))
+            put(f.name, ())
+            for i in range(len(value)):
+                for delta in (-1, 1, -100, 100):
+                    if isinstance(value[i], int) and not isinstance(value[i], bool):
+                        put(f.name, (*value[:i], value[i] + delta, *value[i + 1 :]))
+        for other in same_kind:
+            ov = getattr(other, f.name)
+            if ov != value:
+                put(f.name, ov)
+    return out
+
+
+def check_action_contract(game: AnyGame, state: Any, seat: int, rng: Rng, samples: int = 6) -> int:
+    """Check ``is_legal``/``apply`` against ``legal_actions`` on mutations of a few legal actions
+    of ``seat`` (and on foreign objects); returns how many actions were probed.
+
+    Raises:
+        ProtocolViolation: an illegal action was accepted, a listed one refused, something
+            other than ``IllegalAction`` was raised, or a refused ``apply`` changed the state.
+    """
+    from engine.core.errors import IllegalAction
+
+    legal = game.legal_actions(state, seat)
+    listed = set(legal)
+    picked = [rng.choice(legal) for _ in range(min(samples, len(legal)))] if legal else []
+    probes: list[Any] = [None, "done", 0, (), object()]
+    for a in picked:
+        probes.extend(mutations(a, legal))
+    before = game.dumps(state)
+    for probe in probes:
+        try:
+            is_listed = probe in listed
+        except TypeError:  # unhashable: never a listed action
+            is_listed = False
+        if is_listed:
+            continue
+        try:
+            ok = game.is_legal(state, seat, probe)
+        except Exception as exc:
+            raise ProtocolViolation(f"{game.id}: is_legal({probe!r}) raised {type(exc).__name__}: {exc}") from exc
+        if ok:
+            raise ProtocolViolation(f"{game.id}: is_legal accepts {probe!r}, which legal_actions does not list")
+        try:
+            game.apply(state, seat, probe)
+        except IllegalAction:
+            pass
+        except Exception as exc:
+            raise ProtocolViolation(f"{game.id}: apply({probe!r}) raised {type(exc).__name__}: {exc}") from exc
+        else:
+            raise ProtocolViolation(f"{game.id}: apply accepted {probe!r}, which legal_actions does not list")
+        if game.dumps(state) != before:
+            raise ProtocolViolation(f"{game.id}: a refused apply({probe!r}) changed the state")
+    for a in picked:
+        if not game.is_legal(state, seat, a):
+            raise ProtocolViolation(f"{game.id}: is_legal refuses the listed {a!r}")
+    return len(probes)
+

@@ -113,3 +113,10 @@ def join_words(items: Iterable[str], conj: str = "and") -> str:
     if len(xs) == 1:
         return xs[0]
     return f"{', '.join(xs[:-1])} {conj} {xs[-1]}"
+
+
+def count_range(low: int, high: int, word: str) -> str:
+    """``"2 players"`` when both ends are equal, else ``"2–8 players"`` (never ``"2–2 players"``)."""
+    if low == high:
+        return count(low, word)
+    return f"{low}–{high} {plural_word(word, high)}"

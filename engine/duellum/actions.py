@@ -8,10 +8,19 @@ construction. Regions are stored as indices of the game's map; the notation uses
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.core.notation import normalize
-from engine.duellum.data import CARDS, RES_WORDS, RULES, UNIT_WORDS, MapData
+from engine.core.text import count, plural_word
+from engine.duellum.data import CARDS, RES_WORDS, RULES, TECHS, UNIT_WORDS, MapData
+
+Pay = tuple[int, int, int, int]
+"""An exact payment: marble, iron, gold, coins."""
+
+PAY_DOC = """``pay`` of an action with a cost in chips: ``None`` pays chips first and coins for what is
+missing (the usual choice); an exact ``(marble, iron, gold, coins)`` is another way to pay the
+same cost, e.g. with coins to keep chips safe from Burglary (§7 lets the player choose)."""
 
 SPECIAL = 2
 """Unit index of the variant's special unit (legion-type for brown, galley-type for beige)."""
@@ -37,16 +46,18 @@ class TakeResource:
 
 @dataclass(frozen=True, slots=True)
 class BuildTemple:
-    """Build a temple in an own city (TEMPLUM)."""
+    """Build a temple in an own city (TEMPLUM); ``pay``: see :data:`PAY_DOC`."""
 
     region: int
+    pay: Pay | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class BuildWall:
-    """Build a wall from the personal supply in an own city (TEMPLUM)."""
+    """Build a wall from the personal supply in an own city (TEMPLUM); ``pay``: see :data:`PAY_DOC`."""
 
     region: int
+    pay: Pay | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +67,15 @@ class Deploy:
     unit: int
     count: int
     region: int
+    pay: Pay | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class BuyTech:
-    """Buy a technology (SCIENTIA)."""
+    """Buy a technology (SCIENTIA); ``pay``: see :data:`PAY_DOC`."""
 
     tech: str
+    pay: Pay | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +84,7 @@ class Recruit:
 
     unit: int
     count: int
+    pay: Pay | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +122,7 @@ class Found:
 
     region: int
     res: int
+    pay: Pay | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,8 +237,30 @@ def chips(counts: tuple[int, ...]) -> list[str]:
 
 
 def card_words(card: str) -> str:
-    """A card id as typed (``MERCHANT_CARAVAN`` -> ``merchant_caravan``)."""
-    return card.lower()
+    """A card as printed on it (``MERCHANT_CARAVAN`` -> ``Merchant Caravan``): what players type."""
+    c = CARDS.get(card)
+    return c.name if c else card.replace("_", " ").title()
+
+
+def place(m: MapData, region: int) -> str:
+    """A region as printed on the board, without a parenthetical gloss
+    (``Aigaion Pelagos (Aegean Sea)`` -> ``Aigaion Pelagos``): short enough to type."""
+    return m.names[region].split(" (", 1)[0].strip()
+
+
+def tech_words(tech: str) -> str:
+    """A technology as printed (``RES_PUBLICA`` -> ``Res Publica``)."""
+    t = TECHS.get(tech)
+    return t.name if t else tech.replace("_", " ").title()
+
+
+def pay_words(pay: tuple[int, ...]) -> str:
+    """``(0, 1, 2, 3)`` -> ``iron 2 gold 3 coins``: a payment as typed after ``pay``."""
+    parts = []
+    for k, n in enumerate(pay):
+        if n:
+            parts.append(plural_word(RES_WORDS[k], n) if n == 1 else count(n, RES_WORDS[k]))
+    return " ".join(parts) if parts else "nothing"
 
 
 _FORMS: dict[tuple[str, int, Action], list[str]] = {}
@@ -233,69 +270,87 @@ _FORMS_LIMIT = 20_000
 def forms(m: MapData, seat: int, a: Action) -> list[str]:
     """Accepted spellings of ``a``, canonical first (cached; do not modify the list).
 
-    Only a few spellings are listed: other ways of typing a move (``move 1 legion roma ancona``,
-    ``pay 2 iron``, ``build temple roma``) are read by :mod:`engine.duellum.reasons` when the
-    listed forms do not match, which keeps parsing fast.
+    The canonical form names regions, cards and technologies as printed on the board; the
+    second spells them by id (``carthago_nova``, ``forced_march``), as older messages did. Other
+    ways of typing a move (``move 1 legion roma ancona``, ``pay 2 iron``, ``build temple roma``)
+    are read by :mod:`engine.duellum.reasons` when the listed forms do not match, which keeps
+    parsing fast.
     """
     key = (m.id, seat, a)
     out = _FORMS.get(key)
     if out is None:
-        out = _forms(m, seat, a)
+        shown = _form(seat, a, lambda r: place(m, r), card_words, tech_words)
+        by_id = _form(seat, a, lambda r: m.ids[r], lambda c: c.lower(), lambda t: t.lower())
+        out = [shown] if normalize(by_id) == normalize(shown) else [shown, by_id]
+        if isinstance(a, RondelMove) and any(a.pay):
+            out.append(f"rondel {space_word(a.space)} pay {' '.join(chips(a.pay))}")
+        if isinstance(a, Pass):
+            out.append("decline")
+        if isinstance(a, EndTurn):
+            out.append("end")
         if len(_FORMS) < _FORMS_LIMIT:
             _FORMS[key] = out
     return out
 
 
-def _forms(m: MapData, seat: int, a: Action) -> list[str]:
-    ids = m.ids
+def _paid(text: str, pay: tuple[int, ...] | None) -> str:
+    return f"{text} pay {pay_words(pay)}" if pay is not None else text
+
+
+def _form(
+    seat: int,
+    a: Action,
+    region: Callable[[int], str],
+    card: Callable[[str], str],
+    tech: Callable[[str], str],
+) -> str:
     if isinstance(a, RondelMove):
-        base = f"rondel {space_word(a.space)}"
-        return [f"{base} pay {' '.join(chips(a.pay))}" if any(a.pay) else base]
+        return _paid(f"rondel {space_word(a.space)}", a.pay if any(a.pay) else None)
     if isinstance(a, TakeResource):
-        return [f"take {RES_WORDS[a.res]}"]
+        return f"take {RES_WORDS[a.res]}"
     if isinstance(a, BuildTemple):
-        return [f"temple {ids[a.region]}"]
+        return _paid(f"temple {region(a.region)}", a.pay)
     if isinstance(a, BuildWall):
-        return [f"wall {ids[a.region]}"]
+        return _paid(f"wall {region(a.region)}", a.pay)
     if isinstance(a, Deploy):
-        return [f"deploy {unit_phrase(a.unit, a.count, seat)} {ids[a.region]}"]
+        return _paid(f"deploy {unit_phrase(a.unit, a.count, seat)} {region(a.region)}", a.pay)
     if isinstance(a, BuyTech):
-        return [f"buy {a.tech.lower()}"]
+        return _paid(f"buy {tech(a.tech)}", a.pay)
     if isinstance(a, Recruit):
-        return [f"recruit {unit_phrase(a.unit, a.count, seat)}"]
+        return _paid(f"recruit {unit_phrase(a.unit, a.count, seat)}", a.pay)
     if isinstance(a, Move):
-        return [f"move {unit_phrase(a.unit, a.count, seat)} {'-'.join(ids[r] for r in a.path)}"]
+        return f"move {unit_phrase(a.unit, a.count, seat)} {'-'.join(region(r) for r in a.path)}"
     if isinstance(a, Conquer):
         if a.card:
-            return [f"conquer {ids[a.region]} with {card_words(a.card)}"]
-        return [f"conquer {ids[a.region]}"]
+            return f"conquer {region(a.region)} with {card(a.card)}"
+        return f"conquer {region(a.region)}"
     if isinstance(a, Losses):
         parts = []
         if a.legions:
             parts.append(unit_phrase(0, a.legions, seat, omit_one=False))
         if a.galleys:
             parts.append(unit_phrase(1, a.galleys, seat, omit_one=False))
-        return ["lose " + " ".join(parts)]
+        return "lose " + " ".join(parts)
     if isinstance(a, Found):
-        return [f"found {ids[a.region]} {RES_WORDS[a.res]}"]
+        return _paid(f"found {region(a.region)} {RES_WORDS[a.res]}", a.pay)
     if isinstance(a, Trade):
-        return [f"trade {' '.join(chips(a.give))} for {' '.join(chips(a.get))}"]
+        return f"trade {' '.join(chips(a.give))} for {' '.join(chips(a.get))}"
     if isinstance(a, PlayCard):
-        words = ["play", card_words(a.card)]
+        words = ["play", card(a.card)]
         if a.region >= 0:
-            words.append(ids[a.region])
+            words.append(region(a.region))
         words.extend(RES_WORDS[r] for r in a.res)
         if a.stack:
             words.append("again")
-        return [" ".join(words)]
+        return " ".join(words)
     if isinstance(a, Pick):
-        return [f"take {card_words(a.card)}"]
+        return f"take {card(a.card)}"
     if isinstance(a, Pass):
-        return ["pass", "decline"]
+        return "pass"
     if isinstance(a, Done):
-        return ["done"]
+        return "done"
     if isinstance(a, EndTurn):
-        return ["end turn", "end"]
+        return "end turn"
     raise TypeError(f"not a Duellum action: {a!r}")
 
 
@@ -345,3 +400,75 @@ def card_name(card: str) -> str:
     """Display name of a card id."""
     c = CARDS.get(card)
     return c.name if c else card.title()
+
+
+def _int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _ints(x: object, size: int, top: int = 1 << 30) -> bool:
+    return isinstance(x, tuple) and len(x) == size and all(_int(v) and 0 <= v <= top for v in x)
+
+
+def well_formed(m: MapData, a: object) -> bool:
+    """Whether ``a`` is a Duellum action whose fields have the right types, lengths and ranges.
+
+    Why before any rule check: parsers, buttons and autocomplete build actions, and a rule
+    module indexing a tuple by position must never see a short one (an ``IndexError`` instead
+    of a refusal) nor ignore a long one (a trade whose fourth "received" chip is dropped).
+    """
+
+    def region(r: object) -> bool:
+        return _int(r) and 0 <= r < m.size  # type: ignore[operator]
+
+    def pay(p: object) -> bool:
+        return p is None or _ints(p, 4)
+
+    if isinstance(a, RondelMove):
+        return _int(a.space) and 0 <= a.space < len(RULES.rondel) and _ints(a.pay, 4)
+    if isinstance(a, TakeResource):
+        return _int(a.res) and 0 <= a.res < 3
+    if isinstance(a, (BuildTemple, BuildWall)):
+        return region(a.region) and pay(a.pay)
+    if isinstance(a, Deploy):
+        return a.unit in (0, 1, SPECIAL) and _int(a.count) and a.count >= 1 and region(a.region) and pay(a.pay)
+    if isinstance(a, BuyTech):
+        return isinstance(a.tech, str) and a.tech in TECHS and pay(a.pay)
+    if isinstance(a, Recruit):
+        return a.unit in (0, 1) and _int(a.count) and a.count >= 1 and pay(a.pay)
+    if isinstance(a, Move):
+        return (
+            a.unit in (0, 1, SPECIAL)
+            and _int(a.count)
+            and a.count >= 1
+            and isinstance(a.path, tuple)
+            and len(a.path) >= 2
+            and all(region(r) for r in a.path)
+        )
+    if isinstance(a, Conquer):
+        return region(a.region) and isinstance(a.card, str) and (a.card == "" or a.card in CARDS)
+    if isinstance(a, Losses):
+        return _int(a.legions) and _int(a.galleys) and a.legions >= 0 and a.galleys >= 0
+    if isinstance(a, Found):
+        return region(a.region) and _int(a.res) and 0 <= a.res < 3 and pay(a.pay)
+    if isinstance(a, Trade):
+        return _ints(a.give, 4) and _ints(a.get, 3)
+    if isinstance(a, PlayCard):
+        return (
+            isinstance(a.card, str)
+            and a.card in CARDS
+            and (a.region == -1 or region(a.region))
+            and _int(a.region)
+            and isinstance(a.res, tuple)
+            and all(_int(r) and 0 <= r < 3 for r in a.res)
+            and isinstance(a.stack, bool)
+        )
+    if isinstance(a, Pick):
+        return isinstance(a.card, str) and a.card in CARDS
+    return isinstance(a, (Pass, Done, EndTurn))
+
+
+def id_notation(m: MapData, seat: int, a: Action) -> str:
+    """The notation spelled with ids (``move legion carthago_nova-saguntum``): stable names for
+    tests and logs that must not change when a printed name does."""
+    return _form(seat, a, lambda r: m.ids[r], lambda c: c.lower(), lambda t: t.lower())

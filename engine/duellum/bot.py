@@ -151,6 +151,9 @@ def choose(state: State, seat: int, seed: int) -> Action:
     acts = legal(state, seat)
     if not acts:
         raise NotYourTurn("This seat has nothing to do right now.")
+    # Decision: the automatic player pays chips first (the plain forms); paying in coins
+    # instead is a human's choice against Burglary that the heuristics do not weigh.
+    acts = [a for a in acts if getattr(a, "pay", None) is None or isinstance(a, RondelMove)]
     if len(acts) == 1:
         return acts[0]
     ctx = _Ctx(state, seat, seed)

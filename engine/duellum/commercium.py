@@ -1,9 +1,10 @@
 """COMMERCIUM trading (§11): give any 3 chips, receive any 2 chips (never coins), repeatable, at
 any time of the owner's turn except the turn the technology was bought.
 
-Decision: a trade may not receive a resource type it also gives (e.g. marble for marble); such
-a trade is only a smaller exchange at a worse rate, and leaving it out keeps the list of moves
-short. Coins may be given (D-27) though it is pointless.
+Every trade the rules allow is legal, including one that receives a type it gives (with 1
+marble, 1 iron and 1 gold "marble iron gold for gold gold" is the only trade there is) and one
+that gives coins (allowed, though a coin is worth more than a chip). The list of moves stays
+short by ordering: such trades are variants (:func:`is_variant`), listed on request.
 """
 
 from __future__ import annotations
@@ -33,8 +34,28 @@ def _multisets(kinds: int, size: int) -> list[tuple[int, ...]]:
 GIVES: tuple[tuple[int, int, int, int], ...] = tuple((g[0], g[1], g[2], g[3]) for g in _multisets(4, RULES.trade_give))
 GETS: tuple[tuple[int, int, int], ...] = tuple((g[0], g[1], g[2]) for g in _multisets(3, RULES.trade_get))
 BY_GIVE: tuple[tuple[tuple[int, int, int, int], tuple[Trade, ...]], ...] = tuple(
-    (give, tuple(Trade(give, get) for get in GETS if not any(give[k] and get[k] for k in range(3)))) for give in GIVES
+    (give, tuple(Trade(give, get) for get in GETS)) for give in GIVES
 )
+
+
+def overlaps(a: Trade) -> bool:
+    """Whether the trade receives a resource type it also gives (a smaller exchange)."""
+    return any(a.give[k] and a.get[k] for k in range(3))
+
+
+def is_variant(state: State, seat: int, a: Trade) -> bool:
+    """A trade hidden from the short list of moves: one that gives coins, or receives a type it
+    gives, when the player can make a plain trade (chips for other chips) instead.
+
+    Why: with 3 of each chip there are over a hundred trades; the plain ones are the useful
+    ones, and the rest stay available through ``moves all`` and by typing them."""
+    if not (a.give[COIN] or overlaps(a)) or not usable(state, seat):
+        return False
+    res = state.players[seat].res
+    return any(
+        not give[COIN] and sum(1 for k in range(3) if give[k]) < 3 and all(give[k] <= res[k] for k in range(3))
+        for give in GIVES
+    )
 
 
 def usable(state: State, seat: int) -> bool:
@@ -52,8 +73,6 @@ def check(state: State, seat: int, a: Trade) -> str | None:
         return "COMMERCIUM cannot be used in the turn it was acquired."
     if sum(a.give) != RULES.trade_give or sum(a.get) != RULES.trade_get or min(a.give) < 0 or min(a.get) < 0:
         return f"A trade gives exactly {RULES.trade_give} chips and receives {RULES.trade_get} (never coins)."
-    if any(a.give[k] and a.get[k] for k in range(3)):
-        return "Do not receive a resource you are giving in the same trade."
     if any(a.give[k] > p.res[k] for k in range(4)):
         return f"You cannot give {describe(a.give)}: you have {holdings_text(p.res)}."
     return None

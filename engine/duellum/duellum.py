@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.duellum.actions import SPECIAL, Conquer, Losses, Move, unit_phrase
+from engine.core.text import count
+from engine.duellum.actions import SPECIAL, Conquer, Losses, Move, place, unit_phrase
 from engine.duellum.data import CARDS, RES_WORDS, RULES, UNIT_WORDS
 from engine.duellum.log import Log
 from engine.duellum.militia import special_type
@@ -170,7 +171,7 @@ def check_move(state: State, seat: int, a: Move) -> str | None:
     if n < a.count:
         moved = state.moved[a.unit].get(src, 0)
         extra = f" ({moved} of them already moved in this action)" if moved else ""
-        return f"You have {n} unmoved {word}(s) in {m.names[src]}{extra}."
+        return f"You have {count(n, 'unmoved ' + word)} in {m.names[src]}{extra}."
     if not m.accepts[a.unit][a.path[-1]]:
         return f"{word.capitalize()}s can never be in {m.names[a.path[-1]]} ({m.kinds[a.path[-1]]})."
     base = base_range(state, seat, a.unit)
@@ -180,18 +181,18 @@ def check_move(state: State, seat: int, a: Move) -> str | None:
     need = options.get(a.path)
     if need is None:
         crossing = "RED or REDBLUE" if a.unit == 0 else "BLUE or REDBLUE"
-        same_end = ["-".join(m.ids[r] for r in p) for p in options if p[-1] == a.path[-1]]
+        same_end = ["-".join(place(m, r) for r in p) for p in options if p[-1] == a.path[-1]]
         hint = f" Routes there name the enemy-held regions they enter: {', '.join(same_end)}." if same_end else ""
         return (
-            f"No route of at most {top} border(s) ({crossing}) takes {word}s from {m.names[src]} "
+            f"No route of at most {count(top, 'border')} ({crossing}) takes {word}s from {m.names[src]} "
             f"to {m.names[a.path[-1]]} entering exactly these enemy-held regions.{hint}"
         )
     if need > base:
         able = sum(1 for x in bs if x >= need - base)
         if able < a.count:
             return (
-                f"That route needs {need} borders; your {word}s move {base}, and only {able} "
-                f"{word}(s) there have a card bonus for it."
+                f"That route needs {count(need, 'border')}; your {word}s move {base}, and only "
+                f"{count(able, word)} there {'has' if able == 1 else 'have'} a card bonus for it."
             )
     return None
 
@@ -342,7 +343,7 @@ def check_conquer(state: State, seat: int, a: Conquer) -> str | None:
     if have < d:
         parts = ", ".join(f"{why} {v}" for why, v in defence_parts(state, a.region, seat))
         mod = f", {CARDS[a.card].name} {card_delta(a.card)}" if a.card else ""
-        return f"{name} has defence {d} ({parts}{mod}); you have {have} unit(s) there."
+        return f"{name} has defence {d} ({parts}{mod}); you have {count(have, 'unit')} there."
     return None
 
 

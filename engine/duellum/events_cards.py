@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
+from engine.core.text import count
 from engine.duellum.actions import Found, Pick, PlayCard, card_name
 from engine.duellum.data import CARDS, COIN, FACE_UP_ROW, RES_WORDS, RULES, TECH_ORDER, UNIT_TYPES, CardDef
 from engine.duellum.duellum import boosts_at, fresh
@@ -83,10 +84,10 @@ def owe(state: State, seat: int, n: int, why: str, log: Log) -> None:
         return
     top_up(state, log)
     if not state.row:
-        log.say(f"The {log.nation(seat)} would take {n} event card(s) ({why}), but the row is empty.", "cards")
+        log.say(f"The {log.nation(seat)} would take {count(n, 'event card')} ({why}), but the row is empty.", "cards")
         return
     state.players[seat].owed += n
-    log.say(f"The {log.nation(seat)} take {n} event card{'s' if n != 1 else ''} from the row ({why}).", "cards")
+    log.say(f"The {log.nation(seat)} take {count(n, 'event card')} from the row ({why}).", "cards")
 
 
 def picks_forced(state: State) -> bool:
@@ -130,7 +131,8 @@ def apply_pick(state: State, seat: int, a: Pick, log: Log) -> None:
         state.row.insert(i, new)
         log.say(f"{card_name(new)} is revealed in the row.", "cards")
     if p.owed and not state.row:
-        log.say(f"The row is empty: the {log.nation(seat)}' {p.owed} remaining pick(s) are lost.", "cards")
+        lost = f"{count(p.owed, 'remaining pick')} {'is' if p.owed == 1 else 'are'} lost"
+        log.say(f"The row is empty: the {log.nation(seat)}' {lost}.", "cards")
         p.owed = 0
 
 
@@ -238,13 +240,13 @@ def effect_reason(state: State, seat: int, a: PlayCard) -> str | None:
         return None if produced_resource(state) >= 0 else f"{name} is played during a production action."
     if kind == "gain_resources_choice":
         if len(a.res) != card.value or any(not 0 <= k < 3 for k in a.res) or list(a.res) != sorted(a.res):
-            return f"Name {card.value} resources for {name}, e.g. `play {a.card.lower()} marble iron`."
+            return f"Name {card.value} resources for {name}, e.g. `play {name} marble iron`."
         return None
     if kind == "gain_coins":
         lack = max(0, card.value - state.bank_coins)
         if len(a.res) != lack or list(a.res) != sorted(a.res) or any(not 0 <= k < 3 for k in a.res):
             if lack:
-                return f"The bank lacks {lack} coin(s): name {lack} resource(s) to take instead."
+                return f"The bank lacks {count(lack, 'coin')}: name {count(lack, 'resource')} to take instead."
             return f"The bank has the coins; play {name} without naming resources."
         return None
     if kind == "unit_range_bonus":
@@ -389,7 +391,7 @@ def apply_play(state: State, seat: int, a: PlayCard, log: Log) -> None:
         lose = opp.res[COIN] // 2
         opp.res[COIN] -= lose
         state.bank_coins += lose
-        log.say(f"{head}: the {m.nations[1 - seat]} return {lose} coin(s) to the bank.", "cards")
+        log.say(f"{head}: the {m.nations[1 - seat]} return {count(lose, 'coin')} to the bank.", "cards")
     elif kind == "gain_gold_per_opponent_tech":
         n = v * len(state.players[1 - seat].techs)
         p.res[2] += n
@@ -407,7 +409,7 @@ def apply_play(state: State, seat: int, a: PlayCard, log: Log) -> None:
         for k in a.res[:lack]:
             p.res[k] += 1
         extra = f" and {', '.join(RES_WORDS[k] for k in a.res)} instead of missing coins" if a.res else ""
-        log.say(f"{head}: +{v - lack} coin(s){extra}.", "cards")
+        log.say(f"{head}: +{count(v - lack, 'coin')}{extra}.", "cards")
     elif kind == "unit_range_bonus":
         t = UNIT_TYPES.index(str(card.effect["unit"]))
         if a.stack:
@@ -417,7 +419,7 @@ def apply_play(state: State, seat: int, a: PlayCard, log: Log) -> None:
         else:
             state.boosts.append((t, a.region, v))
         log.say(
-            f"{head}: a {UNIT_TYPES[t].lower()} in {m.names[a.region]} may cross {v} more border(s).",
+            f"{head}: a {UNIT_TYPES[t].lower()} in {m.names[a.region]} may cross {count(v, 'more border')}.",
             "cards",
             [a.region],
         )
@@ -429,7 +431,8 @@ def apply_play(state: State, seat: int, a: PlayCard, log: Log) -> None:
         n = min(v, p.supply[t])
         p.supply[t] -= n
         p.box[t] += n
-        log.say(f"{head}: {n} {UNIT_TYPES[t].lower()}(s) move into their recruitment box.", "cards")
+        moves = "moves" if n == 1 else "move"
+        log.say(f"{head}: {count(n, UNIT_TYPES[t].lower())} {moves} into their recruitment box.", "cards")
     elif kind in ("free_deploy", TEMPLE_DISCOUNT, FREE_WALL, TECH_DISCOUNT):
         # Decision: action-modifying cards (Levy, Master Builder, Stonemasons, Library, Colonists)
         # are played first and apply to the next unit / temple / wall / technology / city of this

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.core.text import with_article
 from engine.duellum.actions import Found
 from engine.duellum.data import RES_WORDS, RULES
 from engine.duellum.log import Log
-from engine.duellum.payment import can_pay, cost_text, describe, holdings_text, pay
+from engine.duellum.payment import can_pay, check_choice, cost_text, describe, holdings_text, payments, settle
 from engine.duellum.state import PHASE_FOUNDING, State
 
 DISCOUNT = "found_base_discount"
@@ -65,10 +66,10 @@ def check(state: State, seat: int, a: Found, cost: tuple[int, int, int] | None =
     res = state.players[seat].res
     if not can_pay(res, base, coins):
         return (
-            f"Founding {name} as a {RES_WORDS[a.res]} city costs {cost_text(base, coins)} "
+            f"Founding {name} as {with_article(RES_WORDS[a.res])} city costs {cost_text(base, coins)} "
             f"(the surcharge must be coins); you have {holdings_text(res)}."
         )
-    return None
+    return check_choice(res, base, coins, a.pay)
 
 
 def options(state: State, seat: int) -> Iterator[Found]:
@@ -82,12 +83,15 @@ def options(state: State, seat: int) -> Iterator[Found]:
                 a = Found(r, k)
                 if check(state, seat, a) is None:
                     yield a
+                    res = state.players[seat].res
+                    for choice in payments(res, base_cost(state), surcharge(state, r, k))[1:]:
+                        yield Found(r, k, choice)
 
 
 def apply(state: State, seat: int, a: Found, log: Log) -> None:
     """Found the city and pay for it."""
     coins = surcharge(state, a.region, a.res)
-    paid = pay(state, seat, base_cost(state), coins)
+    paid = settle(state, seat, base_cost(state), coins, a.pay)
     for k in range(3):
         state.mods.pop(discount_key(k), None)
     state.owner[a.region] = seat
@@ -96,7 +100,8 @@ def apply(state: State, seat: int, a: Found, log: Log) -> None:
     state.wall[a.region] = False
     state.bank_tokens[a.res] -= 1
     log.say(
-        f"{log.nation(seat)} found {log.region(a.region)} as a {RES_WORDS[a.res]} city for {describe(paid)}.",
+        f"{log.nation(seat)} found {log.region(a.region)} as {with_article(RES_WORDS[a.res])} city "
+        f"for {describe(paid)}.",
         "found",
         [a.region],
     )

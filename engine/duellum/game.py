@@ -14,6 +14,7 @@ from engine.core.api import Game, GameInfo, Outcome
 from engine.core.errors import IllegalAction
 from engine.core.events import Event
 from engine.core.notation import normalize
+from engine.core.text import count
 from engine.duellum import bot, turn
 from engine.duellum.actions import (
     VERBS,
@@ -35,11 +36,14 @@ from engine.duellum.actions import (
     RondelMove,
     TakeResource,
     Trade,
+    card_words,
     forms,
     group,
     key,
     notation,
+    pay_words,
 )
+from engine.duellum.costs import cost_words, seat_line, tech_prices, usual_payment
 from engine.duellum.duellum import enemy_present
 from engine.duellum.log import Log
 from engine.duellum.reasons import guess
@@ -169,15 +173,42 @@ class DuellumGame(Game[State, Action]):
         return notation(state.map, seat, action)
 
     def notation_forms(self, state: State, seat: int, action: Action) -> list[str]:
-        """Canonical text first, then accepted alternatives (``end`` finishes the founding step)."""
+        """Canonical text first, then accepted alternatives (``end`` finishes the founding step;
+        a plain move with its usual payment spelled out, ``temple Roma pay 6 marble coin``)."""
         out = forms(state.map, seat, action)
         if isinstance(action, Done) and state.phase == PHASE_FOUNDING:
             out = [*out, "end turn", "end"]
+        if getattr(action, "pay", 0) is None:
+            usual = usual_payment(state, seat, action)
+            if usual is not None and any(usual):
+                out = [*out, f"{out[0]} pay {pay_words(usual)}"]
         return out
 
     def action_group(self, notation: str) -> str:
         """Heading in the moves list."""
         return group(notation)
+
+    def action_variant(self, state: State, seat: int, action: Action) -> bool:
+        """Another payment of a listed move (coins instead of chips, other chips for rondel
+        steps) or a trade a plain trade makes pointless: listed only on request."""
+        return turn.is_variant(state, seat, action)
+
+    def action_cost(self, state: State, seat: int, action: Action) -> str:
+        """What a plain move will spend (``1 gold and 5 coins``); moves naming their payment
+        (``rondel militia pay 2 gold``, ``buy Navigatio pay 6 coins``) and free ones: ``""``."""
+        return cost_words(state, seat, action)
+
+    def status_lines(self, state: State, seat: int | None) -> list[str]:
+        """Each nation's resources, personalities, cities, temples, technologies and number of
+        event cards (all public), then what the technologies cost the asking seat now."""
+        lines = [seat_line(state, s) for s in (0, 1)]
+        if seat in (0, 1):
+            lines.append(f"Technologies for you now: {tech_prices(state, seat)}.")
+        else:
+            lines.extend(
+                f"Technologies for the {state.map.nations[s]} now: {tech_prices(state, s)}." for s in (0, 1)
+            )
+        return lines
 
     # ------------------------------------------------------------- views
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -203,13 +234,14 @@ class DuellumGame(Game[State, Action]):
         v = view(state, seat)
         me = v["players"][seat]
         hand = me.get("hand") or []
-        head = f"{me['nation']}: {len(hand)} event card{'s' if len(hand) != 1 else ''} in hand."
+        head = f"{me['nation']}: {count(len(hand), 'event card')} in hand."
         if not hand:
             return head + " Cards come from the face-up row when your opponent gains a personality or you lose a city."
         lines = [head]
         for card in hand:
             info = v["cards"].get(card, {})
-            lines.append(f"• {info.get('name', card)} (`play {card.lower()}`) — {info.get('text', '')}".rstrip(" —"))
+            text = info.get("text", "")
+            lines.append(f"• {info.get('name', card)} (`play {card_words(card)}`) — {text}".rstrip(" —"))
         return "\n".join(lines)
 
     def seat_names(self, state: State) -> list[str]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.core.text import count, with_article
 from engine.duellum.actions import SPECIAL, Deploy, unit_phrase
 from engine.duellum.data import RULES, UNIT_WORDS
 from engine.duellum.log import Log
-from engine.duellum.payment import can_pay, describe, holdings_text, pay
+from engine.duellum.payment import can_pay, check_choice, describe, holdings_text, payments, settle
 from engine.duellum.state import PHASE_ACTION, SPECIAL_BOX, State
 
 FREE_DEPLOY = "free_deploy"
@@ -72,19 +73,20 @@ def check(state: State, seat: int, a: Deploy) -> str | None:
         if state.deployable[a.unit] < a.count:
             return (
                 f"Only units that were in your recruitment box at the start of the turn can be deployed; "
-                f"{state.deployable[a.unit]} {UNIT_WORDS[a.unit]}(s) remain deployable."
+                f"{count(state.deployable[a.unit], UNIT_WORDS[a.unit])} "
+                f"{'remains' if state.deployable[a.unit] == 1 else 'remain'} deployable."
             )
     if not m.accepts[kind][a.region]:
         what = "galleys" if kind == 1 else "legions"
-        return f"{name} is a {m.kinds[a.region]} region: it cannot take {what}."
+        return f"{name} is {with_article(m.kinds[a.region].lower())} region: it cannot take {what}."
     left = limit(state, a.region)
     if a.count > left:
         cap = RULES.deploy_limit_temple if state.temple[a.region] else RULES.deploy_limit
-        return f"{name} may receive at most {cap} new unit(s) per MILITIA action; {max(0, left)} left."
+        return f"{name} may receive at most {count(cap, 'new unit')} per MILITIA action; {max(0, left)} left."
     iron = iron_cost(state, a.unit, a.count)
     if not can_pay(p.res, (0, iron, 0)):
         return f"Deploying {unit_phrase(a.unit, a.count, seat)} costs {iron} iron; you have {holdings_text(p.res)}."
-    return None
+    return check_choice(p.res, (0, iron, 0), 0, a.pay)
 
 
 def options(state: State, seat: int) -> Iterator[Deploy]:
@@ -99,20 +101,25 @@ def options(state: State, seat: int) -> Iterator[Deploy]:
             continue
         for t in (0, 1):
             for n in range(1, min(left, state.deployable[t]) + 1):
-                a = Deploy(t, n, r)
-                if check(state, seat, a) is None:
-                    yield a
+                yield from _paid(state, seat, Deploy(t, n, r))
         if state.config.special_units:
-            a = Deploy(SPECIAL, 1, r)
-            if check(state, seat, a) is None:
-                yield a
+            yield from _paid(state, seat, Deploy(SPECIAL, 1, r))
+
+
+def _paid(state: State, seat: int, a: Deploy) -> Iterator[Deploy]:
+    """``a`` paid chips first, then every other way to pay it, when it is legal."""
+    if check(state, seat, a) is None:
+        yield a
+        iron = iron_cost(state, a.unit, a.count)
+        for p in payments(state.players[seat].res, (0, iron, 0))[1:]:
+            yield Deploy(a.unit, a.count, a.region, p)
 
 
 def apply(state: State, seat: int, a: Deploy, log: Log) -> None:
     """Deploy, pay, and fight enemy units of the same type already there."""
     p = state.players[seat]
     iron = iron_cost(state, a.unit, a.count)
-    paid = pay(state, seat, (0, iron, 0))
+    paid = settle(state, seat, (0, iron, 0), 0, a.pay)
     free = min(a.count, state.mods.get(FREE_DEPLOY, 0))
     if free:
         state.mods[FREE_DEPLOY] -= free

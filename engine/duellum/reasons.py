@@ -32,9 +32,11 @@ from engine.duellum.actions import (
     RondelMove,
     TakeResource,
     Trade,
+    place,
     space_word,
 )
 from engine.duellum.data import CARDS, RES_WORDS, RULES, TECH_ORDER, UNIT_WORDS, MapData
+from engine.duellum.payment import Pay
 from engine.duellum.rondel import steps
 from engine.duellum.state import State
 
@@ -46,15 +48,33 @@ def _unique(word: str, options: list[str]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def _names(m: MapData) -> dict[str, int]:
+    """Every way a region is spelled (id and name as printed, underscores for spaces)."""
+    out = _NAMES.get(m.id)
+    if out is None:
+        out = {}
+        for i, rid in enumerate(m.ids):
+            out[rid] = i
+            out[normalize(place(m, i)).replace(" ", "_")] = i
+            out[normalize(m.names[i]).replace(" ", "_")] = i
+        _NAMES[m.id] = out
+    return out
+
+
+_NAMES: dict[str, dict[str, int]] = {}
+
+
 def _region(m: MapData, text: str) -> int:
-    """Region index of a typed name (id with spaces or underscores, unique prefix); -1 if none."""
+    """Region index of a typed name (id or printed name, spaces or underscores, unique prefix);
+    -1 if none."""
     key = text.strip().replace(" ", "_")
     if not key:
         return -1
-    if key in m.index:
-        return m.index[key]
-    hits = [i for i, rid in enumerate(m.ids) if rid.startswith(key)]
-    return hits[0] if len(hits) == 1 else -1
+    names = _names(m)
+    if key in names:
+        return names[key]
+    hits = {i for name, i in names.items() if name.startswith(key)}
+    return hits.pop() if len(hits) == 1 else -1
 
 
 def _segment(m: MapData, words: list[str]) -> list[int]:
@@ -64,8 +84,8 @@ def _segment(m: MapData, words: list[str]) -> list[int]:
     while i < len(words):
         for j in range(len(words), i, -1):
             key = "_".join(words[i:j])
-            if key in m.index:
-                out.append(m.index[key])
+            if key in _names(m):
+                out.append(_names(m)[key])
                 i = j
                 break
         else:
@@ -130,8 +150,22 @@ def _card(words: list[str]) -> tuple[str, list[str]]:
     return best
 
 
+def _split_pay(rest: list[str]) -> tuple[list[str], Pay | None, bool]:
+    """``roma pay 2 coins marble`` -> (``roma``, (1, 0, 0, 2), readable)."""
+    if "pay" not in rest:
+        return rest, None, True
+    i = rest.index("pay")
+    amounts = _amounts(rest[i + 1 :], 4)
+    if amounts is None or not rest[i + 1 :]:
+        return rest[:i], None, False
+    return rest[:i], (amounts[0], amounts[1], amounts[2], amounts[3]), True
+
+
 def guess(state: State, seat: int, text: str) -> Action | None:
-    """The action ``text`` names, legal or not; ``None`` when it cannot be read."""
+    """The action ``text`` names, legal or not; ``None`` when it cannot be read.
+
+    Every word must be used: text with words left over (``rondel ferrum rondel templum``) is
+    not read as its first part."""
     words = normalize(text).split(" ")
     if not words or not words[0]:
         return None
@@ -144,21 +178,24 @@ def guess(state: State, seat: int, text: str) -> Action | None:
         verb, rest = _unique(rest[0], ["temple", "wall"]), rest[1:]
     if verb == "rondel":
         return _rondel(state, seat, rest)
+    rest, pay, readable = _split_pay(rest)
+    if not readable or (pay is not None and verb not in ("temple", "wall", "deploy", "recruit", "buy", "found")):
+        return None
     if verb in ("temple", "wall"):
         r = _region(m, " ".join(rest))
         if r < 0:
             return None
-        return BuildTemple(r) if verb == "temple" else BuildWall(r)
+        return BuildTemple(r, pay) if verb == "temple" else BuildWall(r, pay)
     if verb == "deploy":
         t, n, rest = _count_unit(rest, seat)
         r = _region(m, " ".join(rest))
-        return Deploy(t, n, r) if t >= 0 and r >= 0 else None
+        return Deploy(t, n, r, pay) if t >= 0 and r >= 0 else None
     if verb == "recruit":
         t, n, rest = _count_unit(rest, seat)
-        return Recruit(t, n) if t in (0, 1) and not rest else None
+        return Recruit(t, n, pay) if t in (0, 1) and not rest else None
     if verb == "buy":
         tech = _unique("_".join(rest), [t.lower() for t in TECH_ORDER])
-        return BuyTech(tech.upper()) if tech else None
+        return BuyTech(tech.upper(), pay) if tech else None
     if verb == "move":
         t, n, rest = _count_unit(rest, seat)
         if t < 0 or not rest:
@@ -175,7 +212,9 @@ def guess(state: State, seat: int, text: str) -> Action | None:
         card = ""
         if "with" in rest:
             i = rest.index("with")
-            card, _ = _card(rest[i + 1 :])
+            card, left = _card(rest[i + 1 :])
+            if left or not card:
+                return None
             rest = rest[:i]
         r = _region(m, " ".join(rest))
         if r < 0 and len(rest) > 1:
@@ -200,7 +239,7 @@ def guess(state: State, seat: int, text: str) -> Action | None:
             return None
         k = _res(rest[-1], coins=False)
         r = _region(m, " ".join(rest[:-1]))
-        return Found(r, k) if r >= 0 and k >= 0 else None
+        return Found(r, k, pay) if r >= 0 and k >= 0 else None
     if verb == "trade":
         if "for" not in rest:
             return None
@@ -222,18 +261,20 @@ def guess(state: State, seat: int, text: str) -> Action | None:
         res = tuple(k for k in (_res(w, coins=False) for w in rest) if k >= 0)
         others = [w for w in rest if _res(w, coins=False) < 0]
         region = _region(m, " ".join(others)) if others else -1
+        if others and region < 0:
+            return None
         return PlayCard(card, region, res, stack)
     if verb == "take":
         if len(rest) == 1 and _res(rest[0], coins=False) >= 0 and not _card(rest)[0]:
             return TakeResource(_res(rest[0], coins=False))
-        card, _ = _card(rest)
-        return Pick(card) if card else None
+        card, left = _card(rest)
+        return Pick(card) if card and not left else None
     if verb in ("pass", "decline"):
-        return Pass()
+        return None if rest else Pass()
     if verb == "done":
-        return Done()
+        return None if rest else Done()
     if verb == "end":
-        return EndTurn()
+        return None if rest not in ([], ["turn"]) else EndTurn()
     return None
 
 
@@ -250,7 +291,9 @@ def _rondel(state: State, seat: int, rest: list[str]) -> Action | None:
         hits.sort(key=lambda i: steps(stone, i) if stone >= 0 else i)
     space = hits[0]
     pay: tuple[int, ...] = (0, 0, 0, 0)
-    if len(rest) > 1 and rest[1] == "pay":
+    if len(rest) > 1:
+        if rest[1] != "pay":
+            return None
         amounts = _amounts(rest[2:], 4)
         if amounts is None:
             return None

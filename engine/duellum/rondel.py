@@ -52,17 +52,47 @@ def payments(res: list[int], k: int) -> Iterator[tuple[int, int, int, int]]:
                     yield (m, i, g, c)
 
 
+def usual_payment(res: list[int], k: int) -> tuple[int, int, int, int]:
+    """The payment listed first for ``k`` extra steps: chips from the biggest pile, one at a
+    time, coins only when the chips run out.
+
+    Decision: chips before coins, as for every other cost (a coin can replace any chip, so it
+    is the more flexible thing to keep); the biggest pile first keeps the player's options.
+    """
+    left = list(res[:3])
+    out = [0, 0, 0, 0]
+    for _ in range(k):
+        best = max(range(3), key=lambda i: (left[i], -i))
+        if left[best] > 0:
+            left[best] -= 1
+            out[best] += 1
+        else:
+            out[COIN] += 1
+    return (out[0], out[1], out[2], out[3])
+
+
+def is_variant(state: State, seat: int, a: RondelMove) -> bool:
+    """Whether ``a`` pays its extra steps otherwise than the usual payment (a variant)."""
+    return a.pay != usual_payment(state.players[seat].res, sum(a.pay))
+
+
 def options(state: State, seat: int) -> Iterator[RondelMove]:
-    """Legal rondel moves (the phase is checked by the caller)."""
+    """Legal rondel moves (the phase is checked by the caller): destinations cheapest first
+    (free ones first, then by distance), each with its usual payment before the others."""
     p = state.players[seat]
+    dests = []
     for to in range(SPACES):
         if p.stone >= 0 and not state.config.duellum_to_duellum_allowed and _duellum_switch(p.stone, to):
             continue
         k = cost(state, seat, to)
-        if k > sum(p.res):
-            continue
+        if k <= sum(p.res):
+            dests.append((k, steps(p.stone, to) if p.stone >= 0 else to, to))
+    for k, _, to in sorted(dests):
+        usual = usual_payment(p.res, k)
+        yield RondelMove(to, usual)
         for pay in payments(p.res, k):
-            yield RondelMove(to, pay)
+            if pay != usual:
+                yield RondelMove(to, pay)
 
 
 def check(state: State, seat: int, a: RondelMove) -> str | None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.core.text import count
 from engine.duellum.actions import BuyTech, Recruit, unit_phrase
 from engine.duellum.data import RULES, TECH_ORDER, TECHS, UNIT_WORDS
 from engine.duellum.log import Log
-from engine.duellum.payment import can_pay, describe, holdings_text, pay
+from engine.duellum.payment import Pay, can_pay, check_choice, describe, holdings_text, payments, settle
 from engine.duellum.state import PHASE_ACTION, State
 
 TECH_DISCOUNT = "tech_discount"
@@ -34,7 +35,9 @@ def price(state: State, seat: int, tech: str, discount: int | None = None) -> in
     return max(0, base - d)
 
 
-def check_buy(state: State, seat: int, tech: str, discount: int | None = None) -> str | None:
+def check_buy(
+    state: State, seat: int, tech: str, discount: int | None = None, choice: Pay | None = None
+) -> str | None:
     """Why buying ``tech`` is illegal, or ``None``."""
     if not in_scientia(state):
         return "Technologies are bought only in a SCIENTIA action."
@@ -42,11 +45,11 @@ def check_buy(state: State, seat: int, tech: str, discount: int | None = None) -
         return f"There is no technology {tech}. Technologies: {', '.join(TECH_ORDER)}."
     p = state.players[seat]
     if tech in p.techs:
-        return f"You already own {tech}."
+        return f"You already own {TECHS[tech].name}."
     cost = price(state, seat, tech, discount)
     if not can_pay(p.res, (0, 0, cost)):
-        return f"{tech} costs you {cost} gold; you have {holdings_text(p.res)}."
-    return None
+        return f"{TECHS[tech].name} costs you {cost} gold; you have {holdings_text(p.res)}."
+    return check_choice(p.res, (0, 0, cost), 0, choice)
 
 
 def check_recruit(state: State, seat: int, a: Recruit) -> str | None:
@@ -57,45 +60,49 @@ def check_recruit(state: State, seat: int, a: Recruit) -> str | None:
         return "Recruit one or more legions or galleys."
     p = state.players[seat]
     if p.supply[a.unit] < a.count:
-        return f"Your personal supply has only {p.supply[a.unit]} {UNIT_WORDS[a.unit]}(s)."
+        return f"Your personal supply has only {count(p.supply[a.unit], UNIT_WORDS[a.unit])}."
     gold = RULES.recruit_gold[a.unit] * a.count
     if not can_pay(p.res, (0, 0, gold)):
         return f"Recruiting {unit_phrase(a.unit, a.count, seat)} costs {gold} gold; you have {holdings_text(p.res)}."
-    return None
+    return check_choice(p.res, (0, 0, gold), 0, a.pay)
 
 
 def options(state: State, seat: int) -> Iterator[BuyTech | Recruit]:
     """Legal purchases, then legal recruitments."""
     if not in_scientia(state):
         return
+    p = state.players[seat]
     for tech in TECH_ORDER:
         if check_buy(state, seat, tech) is None:
             yield BuyTech(tech)
-    p = state.players[seat]
+            for choice in payments(p.res, (0, 0, price(state, seat, tech)))[1:]:
+                yield BuyTech(tech, choice)
     for t in (0, 1):
         for n in range(1, p.supply[t] + 1):
             a = Recruit(t, n)
             if check_recruit(state, seat, a) is not None:
                 break
             yield a
+            for choice in payments(p.res, (0, 0, RULES.recruit_gold[t] * n))[1:]:
+                yield Recruit(t, n, choice)
 
 
 def apply_buy(state: State, seat: int, a: BuyTech, log: Log) -> None:
     """Buy the technology; a first purchase earns a Scholar at the end of the turn."""
     first = is_first(state, seat, a.tech)
-    paid = pay(state, seat, (0, 0, price(state, seat, a.tech)))
+    paid = settle(state, seat, (0, 0, price(state, seat, a.tech)), 0, a.pay)
     state.mods.pop(TECH_DISCOUNT, None)
     state.players[seat].techs[a.tech] = state.turn
     if first:
         state.scholars += 1
     note = " (first: a Scholar at the end of the turn)" if first else ""
-    log.say(f"{log.nation(seat)} buy {a.tech} for {describe(paid)}{note}.", "tech")
+    log.say(f"{log.nation(seat)} buy {TECHS[a.tech].name} for {describe(paid)}{note}.", "tech")
 
 
 def apply_recruit(state: State, seat: int, a: Recruit, log: Log) -> None:
     """Move units from the personal supply to the recruitment box."""
     p = state.players[seat]
-    paid = pay(state, seat, (0, 0, RULES.recruit_gold[a.unit] * a.count))
+    paid = settle(state, seat, (0, 0, RULES.recruit_gold[a.unit] * a.count), 0, a.pay)
     p.supply[a.unit] -= a.count
     p.box[a.unit] += a.count
     log.say(

@@ -18,10 +18,10 @@ from engine.duellum.turn import start_turn
 
 OPTIONS_HELP: dict[str, str] = {
     "map": "rome-carthage (side A, default) or greece-persia (side B); also A / B",
-    "special_units": "true/false (default false): the optional special-units variant (§16)",
-    "navigator_counts_coastal": "true/false (default false): coastal city regions count 1 sea point (D-02)",
-    "duellum_to_duellum_allowed": "true/false (default true): the stone may move DUELLUM → DUELLUM (D-37)",
-    "fortress_policy": "ASK (default), AUTO_FIRST_CONQUEST or NEVER (D-12)",
+    "special_units": "true/false (default false): the optional special-units variant",
+    "navigator_counts_coastal": "true/false (default false): coastal city regions count 1 sea point",
+    "duellum_to_duellum_allowed": "true/false (default true): the stone may move DUELLUM → DUELLUM",
+    "fortress_policy": "ASK (default), AUTO_FIRST_CONQUEST or NEVER",
 }
 
 

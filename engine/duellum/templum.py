@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from engine.duellum.actions import BuildTemple, BuildWall
 from engine.duellum.data import RULES
 from engine.duellum.log import Log
-from engine.duellum.payment import can_pay, cost_text, describe, holdings_text, pay
+from engine.duellum.payment import Pay, can_pay, check_choice, cost_text, describe, holdings_text, payments, settle
 from engine.duellum.state import PHASE_ACTION, State
 
 TEMPLE_DISCOUNT = "temple_marble_discount"
@@ -40,7 +40,9 @@ def wall_cost(state: State) -> int:
     return 0 if state.mods.get(FREE_WALL, 0) > 0 else RULES.wall_marble
 
 
-def check_temple(state: State, seat: int, region: int, discount: int | None = None) -> str | None:
+def check_temple(
+    state: State, seat: int, region: int, discount: int | None = None, choice: Pay | None = None
+) -> str | None:
     """Why a temple in ``region`` is illegal now, or ``None``."""
     if not in_templum(state):
         return "Temples are built only in a TEMPLUM action."
@@ -58,10 +60,10 @@ def check_temple(state: State, seat: int, region: int, discount: int | None = No
             f"Building a temple in {name} costs {cost_text((marble, 0, 0), coins)} "
             f"(coins replace missing marble; the surcharge must be coins); you have {holdings_text(res)}."
         )
-    return None
+    return check_choice(res, (marble, 0, 0), coins, choice)
 
 
-def check_wall(state: State, seat: int, region: int) -> str | None:
+def check_wall(state: State, seat: int, region: int, choice: Pay | None = None) -> str | None:
     """Why a wall in ``region`` is illegal now, or ``None``."""
     if not in_templum(state):
         return "Walls are built only in a TEMPLUM action."
@@ -75,23 +77,29 @@ def check_wall(state: State, seat: int, region: int) -> str | None:
     res = state.players[seat].res
     if not can_pay(res, (wall_cost(state), 0, 0)):
         return f"A wall costs {wall_cost(state)} marble; you have {holdings_text(res)}."
-    return None
+    return check_choice(res, (wall_cost(state), 0, 0), 0, choice)
 
 
 def options(state: State, seat: int) -> Iterator[BuildTemple | BuildWall]:
-    """Legal temples, then legal walls."""
+    """Legal temples, then legal walls; each paid chips first, then the other payments."""
+    res = state.players[seat].res
     for r, o in enumerate(state.owner):
         if o == seat and check_temple(state, seat, r) is None:
             yield BuildTemple(r)
+            marble, coins = temple_cost(state, r)
+            for p in payments(res, (marble, 0, 0), coins)[1:]:
+                yield BuildTemple(r, p)
     for r, o in enumerate(state.owner):
         if o == seat and check_wall(state, seat, r) is None:
             yield BuildWall(r)
+            for p in payments(res, (wall_cost(state), 0, 0))[1:]:
+                yield BuildWall(r, p)
 
 
 def apply_temple(state: State, seat: int, a: BuildTemple, log: Log) -> None:
     """Build the temple and pay for it."""
     marble, coins = temple_cost(state, a.region)
-    paid = pay(state, seat, (marble, 0, 0), coins)
+    paid = settle(state, seat, (marble, 0, 0), coins, a.pay)
     state.mods.pop(TEMPLE_DISCOUNT, None)
     state.temple[a.region] = True
     state.bank_temples -= 1
@@ -101,7 +109,7 @@ def apply_temple(state: State, seat: int, a: BuildTemple, log: Log) -> None:
 def apply_wall(state: State, seat: int, a: BuildWall, log: Log) -> None:
     """Build the wall from the personal supply and pay for it."""
     cost = wall_cost(state)
-    paid = pay(state, seat, (cost, 0, 0))
+    paid = settle(state, seat, (cost, 0, 0), 0, a.pay)
     if state.mods.get(FREE_WALL, 0) > 0:
         state.mods[FREE_WALL] -= 1
         if not state.mods[FREE_WALL]:

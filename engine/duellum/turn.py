@@ -35,6 +35,7 @@ from engine.duellum.actions import (
     RondelMove,
     TakeResource,
     Trade,
+    well_formed,
 )
 from engine.duellum.data import CARDS, RULES
 from engine.duellum.log import Log
@@ -188,11 +189,26 @@ def _choices(state: State, seat: int) -> Iterator[Action]:
     yield from commercium.options(state, seat)
 
 
+def is_variant(state: State, seat: int, a: Action) -> bool:
+    """Whether ``a`` is another way to do a listed move: an explicit payment of a cost (the
+    plain form pays chips first), a rondel move paid otherwise than usual, or a trade that a
+    plain trade makes pointless. Variants are listed after every plain move."""
+    if isinstance(a, RondelMove):
+        return rondel.is_variant(state, seat, a)
+    if isinstance(a, Trade):
+        return commercium.is_variant(state, seat, a)
+    if isinstance(a, (BuildTemple, BuildWall, Deploy, BuyTech, Recruit, Found)):
+        return a.pay is not None
+    return False
+
+
 def legal(state: State, seat: int) -> list[Action]:
     """Every legal action of ``seat`` in a fixed order (cached on the state; a fresh list)."""
     cached = state.legal_cache.get(seat)
     if cached is None:
-        cached = state.legal_cache[seat] = _legal(state, seat)
+        acts = _legal(state, seat)
+        # Plain moves first, in the rules' order; variants (other payments) after them.
+        cached = state.legal_cache[seat] = sorted(acts, key=lambda a: is_variant(state, seat, a))
     return list(cached)
 
 
@@ -226,6 +242,8 @@ def check(state: State, seat: int, a: Action) -> str | None:
     """Why ``a`` is illegal for ``seat`` now, or ``None`` (turn order is checked by the caller)."""
     if state.phase == PHASE_OVER:
         return "The game is over."
+    if not well_formed(state.map, a):
+        return "That is not an Antike Duellum move. Type `moves` to see yours."
     if seat not in to_move(state):
         return "It is not your turn."
     p = state.players[seat]
@@ -272,13 +290,13 @@ def check(state: State, seat: int, a: Action) -> str | None:
     if isinstance(a, EndTurn):
         return "In the founding step `done` ends the turn." if state.phase == PHASE_FOUNDING else None
     if isinstance(a, BuildTemple):
-        return templum.check_temple(state, seat, a.region) if 0 <= a.region < state.map.size else "No such region."
+        return templum.check_temple(state, seat, a.region, choice=a.pay)
     if isinstance(a, BuildWall):
-        return templum.check_wall(state, seat, a.region) if 0 <= a.region < state.map.size else "No such region."
+        return templum.check_wall(state, seat, a.region, a.pay)
     if isinstance(a, Deploy):
         return militia.check(state, seat, a)
     if isinstance(a, BuyTech):
-        return scientia.check_buy(state, seat, a.tech)
+        return scientia.check_buy(state, seat, a.tech, choice=a.pay)
     if isinstance(a, Recruit):
         return scientia.check_recruit(state, seat, a)
     if isinstance(a, Move):

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import count
 from engine.duellum.actions import SPECIAL_WORDS
-from engine.duellum.data import CARDS, COLOURS, PERSONALITIES, RES_WORDS, RULES, TECH_ORDER
+from engine.duellum.data import CARDS, COLOURS, PERSONALITIES, RES_WORDS, RULES, TECH_ORDER, TECHS
 from engine.duellum.duellum import defence
 from engine.duellum.personalities import cities, sea_points, temples
+from engine.duellum.scientia import price
 from engine.duellum.state import (
     PHASE_ACTION,
     PHASE_CONQUER,
@@ -59,10 +61,11 @@ def awaiting(state: State) -> str:
     owed = [p.owed for p in state.players]
     movers = to_move(state)
     if owed[a] > 0:
-        return f"The {who} take {owed[a]} event card(s) from the row before moving their stone."
+        return f"The {who} take {count(owed[a], 'event card')} from the row before moving their stone."
     if len(movers) == 1 and owed[1 - a] > 0:
-        return f"The {m.nations[1 - a]} take {owed[1 - a]} event card(s) from the row now."
-    extra = f" (The {m.nations[1 - a]} may take {owed[1 - a]} owed event card(s) meanwhile.)" if owed[1 - a] else ""
+        return f"The {m.nations[1 - a]} take {count(owed[1 - a], 'event card')} from the row now."
+    waiting = count(owed[1 - a], "owed event card")
+    extra = f" (The {m.nations[1 - a]} may take {waiting} meanwhile.)" if owed[1 - a] else ""
     if state.coin_choice:
         return f"The {who} choose a chip instead of the coin the bank lacks.{extra}"
     if state.phase == PHASE_RONDEL:
@@ -117,6 +120,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "supply": {"legion": p.supply[0], "galley": p.supply[1]},
                 "walls_in_supply": p.walls,
                 "techs": [t for t in TECH_ORDER if t in p.techs],
+                # Gold this seat would pay now for each technology it lacks (first/second
+                # buyer and a Library discount included): the board shows the prices.
+                "tech_prices": {t: price(state, s, t) for t in TECH_ORDER if t not in p.techs},
                 "personalities": {k.lower(): p.pers[i] for i, k in enumerate(PERSONALITIES)},
                 "vp": p.vp,
                 "sea_points": sea_points(state, s),
@@ -198,6 +204,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "personalities": {k.lower(): state.bank_pers[i] for i, k in enumerate(PERSONALITIES)},
         },
         "cards": {c: {"name": CARDS[c].name, "text": CARDS[c].text} for c in visible},
+        "technologies": [
+            {
+                "id": t,
+                "name": TECHS[t].name,
+                "first": TECHS[t].first,
+                "second": TECHS[t].second,
+                "text": TECHS[t].effect,
+                "price_now": [price(state, s, t, 0) for s in (0, 1)],
+                "owners": [s for s in (0, 1) if t in state.players[s].techs],
+            }
+            for t in TECH_ORDER
+        ],
         "pending_conquest": pend,
         "options": {
             "special_units": state.config.special_units,

@@ -224,7 +224,7 @@ class MareNostrumGame(Game[State, Action]):
         for c in state.seats:
             sc = scores(state, c)
             cards = ", ".join(CARDS[k].name for k in state.cards[c]) or "none"
-            lines.append(f"{name(c)}: {total(state.hands[c])} cards in hand; heroes and wonders: {cards}; "
+            lines.append(f"{name(c)}: {count(total(state.hands[c]), 'card')} in hand; heroes and wonders: {cards}; "
                          f"commerce {sc['commerce']}, political {sc['political']}, military {sc['military']}.")
         return lines
 

@@ -128,3 +128,21 @@ def alias_texts(action: Action, own_city: int, short: bool) -> list[str]:
     if action.kind == "sell":
         out.append(prefix + "discard " + CARDS[action.card].name)
     return out
+
+
+def well_formed(action: object) -> bool:
+    """Whether ``action`` is an :class:`Action` whose fields have the right types and ranges.
+
+    Why: parsers, buttons and autocomplete build actions; a field of the wrong type must be a
+    refusal, never an exception deep in the rules."""
+    if not isinstance(action, Action):
+        return False
+    ints = (action.city, action.pay_left, action.pay_right, action.stage, action.coins, action.debt)
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in ints):
+        return False
+    return (
+        isinstance(action.kind, str)
+        and isinstance(action.card, str)
+        and isinstance(action.via, str)
+        and (action.card == "" or action.card in CARDS)
+    )

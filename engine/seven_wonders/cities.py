@@ -10,6 +10,7 @@ owed per city at the coin-loss step.
 from __future__ import annotations
 
 from engine.core.events import Event, public
+from engine.core.text import count
 from engine.seven_wonders.actions import Action
 from engine.seven_wonders.cards import victory_count
 from engine.seven_wonders.data import CARDS, Effect
@@ -98,7 +99,8 @@ def settle(state: State, action: Action) -> list[Event]:
     del state.owed[action.city]
     return [
         public(
-            f"{city_name(state, action.city)} pays {action.coins} coin(s) and takes {action.debt} debt.",
+            f"{city_name(state, action.city)} pays {count(action.coins, 'coin')} and takes "
+            f"{count(action.debt, 'debt token')}.",
             "debt",
             city=action.city,
             coins=action.coins,

@@ -13,16 +13,19 @@ from typing import Any
 from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import NotYourTurn
 from engine.core.events import Event
+from engine.core.text import count
 from engine.seven_wonders import bot
-from engine.seven_wonders.actions import VERBS, Action, alias_texts, notation_text
+from engine.seven_wonders.actions import VERBS, Action, alias_texts, notation_text, well_formed
 from engine.seven_wonders.cities import timeout_debt
+from engine.seven_wonders.data import CARDS
+from engine.seven_wonders.military import strength
 from engine.seven_wonders.moves import cheapest_trade, controlled, illegal_reason, legal, legal_for, open_cities
-from engine.seven_wonders.scoring import outcome
+from engine.seven_wonders.scoring import outcome, score_city
 from engine.seven_wonders.setup import OPTION_HELP, initial_state
 from engine.seven_wonders.state import State, dump_state, load_state
 from engine.seven_wonders.turns import apply_action, start_age
 from engine.seven_wonders.view import awaiting, build_view
-from engine.seven_wonders.wonders import city_name
+from engine.seven_wonders.wonders import city_name, stages_of
 
 SUMMARY = (
     "7 Wonders (first edition) with the Cities expansion: 2-8 players draft cards over three Ages, "
@@ -91,10 +94,12 @@ class SevenWondersGame(Game[State, Action]):
 
     def is_legal(self, state: State, seat: Seat, action: Action) -> bool:
         """Checks only the moves with the same card (faster than listing all)."""
-        return isinstance(action, Action) and action in legal_for(state, seat, action)
+        return well_formed(action) and action in legal_for(state, seat, action)
 
     def illegal_reason(self, state: State, seat: Seat, action: Action) -> str:
         """Why the move is illegal (never mentions other players' cards)."""
+        if not well_formed(action):
+            return "That is not a 7 Wonders move. Type `moves` to see yours."
         return illegal_reason(state, seat, action)
 
     def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
@@ -128,6 +133,36 @@ class SevenWondersGame(Game[State, Action]):
     def action_group(self, notation: str) -> str:
         """Heading for ``moves``."""
         return GROUPS.get(notation.split(" ", 1)[0].lower(), "other")
+
+    def action_variant(self, state: State, seat: Seat, action: Action) -> bool:
+        """A build paying the neighbours more than the cheapest way to buy the same resources:
+        listed only on request (``moves all``); the cheapest payments come first per card."""
+        return action.kind in ("play", "wonder") and bool(action.trade) and not cheapest_trade(state, action)
+
+    def action_cost(self, state: State, seat: Seat, action: Action) -> str:
+        """Coins a build spends in all (the card's coin cost plus what the neighbours are paid),
+        e.g. ``3 coins``; ``""`` for free builds, sales and debt payments."""
+        if action.kind not in ("play", "wonder") or action.via:
+            return ""
+        coins = action.trade
+        if action.kind == "play" and action.card in CARDS:
+            coins += CARDS[action.card].cost.coins
+        return count(coins, "coin") if coins else ""
+
+    def status_lines(self, state: State, seat: Seat | None) -> list[str]:
+        """Every city's public standing: coins (and debt), wonder stages, shields and the
+        victory points it would score now (everything built is public; hands are not)."""
+        out = []
+        for idx in range(state.n):
+            city = state.cities[idx]
+            score = score_city(state, idx)
+            debt = f" and {count(city.debt, 'debt token')}" if city.debt else ""
+            out.append(
+                f"{city_name(state, idx)}: {count(city.coins, 'coin')}{debt}, "
+                f"wonder {city.stages}/{len(stages_of(city))}, {count(strength(state, idx), 'shield')}, "
+                f"{count(score['total'], 'victory point')} so far."
+            )
+        return out
 
     # ------------------------------------------------------------- players
     def on_timeout(self, state: State, seat: Seat) -> Action:
@@ -173,7 +208,7 @@ class SevenWondersGame(Game[State, Action]):
         if mine:
             if state.step == "debt":
                 owed = state.owed[mine[0]]
-                return text + f" You owe {owed} coins: `pay <coins> debt <tokens>`."
+                return text + f" You owe {count(owed, 'coin')}: `pay <coins> debt <tokens>`."
             if state.step == "hali":
                 return text + " Your move: `build <card>` from the discard pile or `skip`."
             return text + " Your move: choose a card (`play`, `wonder` or `sell`)."
@@ -188,7 +223,7 @@ class SevenWondersGame(Game[State, Action]):
         view = build_view(state, seat)
         hand = view.get("hand") or []
         city = view["cities"][seat]
-        head = f"{city['name']} — {city['coins']} coins, wonder stages {city['wonder']['stages_built']}/" \
+        head = f"{city['name']} — {count(city['coins'], 'coin')}, wonder stages {city['wonder']['stages_built']}/" \
             f"{len(city['wonder']['stages'])}. Age {view['age']}, turn {view['turn']}/{view['turns_in_age']}."
         if not hand:
             return head + " Your hand is empty right now."
@@ -201,8 +236,10 @@ class SevenWondersGame(Game[State, Action]):
                 how = "free by chain"
             elif play["legal"] and play["cheapest_trade"] == 0:
                 how = "buildable now"
+            elif play["legal"] and play["cheapest_trade"] is None:
+                how = "buildable only with Olympia's free build"
             elif play["legal"]:
-                how = f"buildable, trade {play['cheapest_trade']} coins"
+                how = f"buildable, trade {count(play['cheapest_trade'], 'coin')}"
             else:
                 how = "not buildable now"
             wonder = card["wonder"]

@@ -8,6 +8,7 @@ remaining cities fight once, one or none fight nobody.
 from __future__ import annotations
 
 from engine.core.events import Event, public
+from engine.core.text import count
 from engine.seven_wonders.data import CARDS, TABLES
 from engine.seven_wonders.state import State
 from engine.seven_wonders.wonders import built_stages, city_name
@@ -23,7 +24,7 @@ def _battle(state: State, a: int, b: int, win: int, copies: int, events: list[Ev
     sa, sb = strength(state, a), strength(state, b)
     na, nb = city_name(state, a), city_name(state, b)
     if sa == sb:
-        events.append(public(f"{na} and {nb} tie ({sa} shields each).", "battle", cities=[a, b]))
+        events.append(public(f"{na} and {nb} tie ({count(sa, 'shield')} each).", "battle", cities=[a, b]))
         return
     winner, loser = (a, b) if sa > sb else (b, a)
     state.cities[winner].tokens.extend([win] * copies)
@@ -31,7 +32,7 @@ def _battle(state: State, a: int, b: int, win: int, copies: int, events: list[Ev
     times = "" if copies == 1 else f" {copies}×"
     events.append(
         public(
-            f"{city_name(state, winner)} ({max(sa, sb)} shields) beats {city_name(state, loser)} "
+            f"{city_name(state, winner)} ({count(max(sa, sb), 'shield')}) beats {city_name(state, loser)} "
             f"({min(sa, sb)}): +{win}{times} and {TABLES.defeat_token}{times}.",
             "battle",
             winner=winner,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.core.text import count
 from engine.seven_wonders.actions import PICK_KINDS, Action, notation_text
 from engine.seven_wonders.cards import built_names
 from engine.seven_wonders.cities import debt_actions
@@ -265,7 +266,7 @@ def cheapest_trade(state: State, action: Action) -> bool:
 
 def _afford_reason(ctx: Ctx, cost: Cost, what: str, pay: tuple[int, int]) -> str:
     if cost.coins > ctx.coins:
-        return f"{what} costs {cost.coins} coins and you have {ctx.coins}."
+        return f"{what} costs {count(cost.coins, 'coin')} and you have {ctx.coins}."
     missing, vectors = missing_units(cost.res, ctx.own)
     if missing == 0:
         if pay != (0, 0):
@@ -310,7 +311,7 @@ def illegal_reason(state: State, seat: int, action: Action) -> str:
         owed = state.owed[action.city]
         top = min(owed, state.cities[action.city].coins)
         example = f"pay {top} debt {owed - top}"
-        return f"You owe {owed} coins: pay 0 to {top} coins and take the rest as debt (e.g. `{example}`)."
+        return f"You owe {count(owed, 'coin')}: pay 0 to {top} and take the rest as debt (e.g. `{example}`)."
     if step == "hali":
         if action.kind not in ("build", "skip"):
             return "Choose a discarded card to build for free (`build <card>`) or `skip`."

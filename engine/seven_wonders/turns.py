@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.events import Event, private, public
+from engine.core.text import count
 from engine.seven_wonders.actions import Action, notation_text
 from engine.seven_wonders.cards import count_scope, sell_coins
 from engine.seven_wonders.cities import record_loss, settle, start_loss_step
@@ -108,7 +109,8 @@ def _apply_effects(state: State, idx: int, effects: tuple[Effect, ...] | list[Ef
         elif kind == "coins_neighbours":
             for nb in (state.left(idx), state.right(idx)):
                 state.cities[nb].coins += e.n
-                events.append(public(f"{city_name(state, nb)} takes {e.n} coin(s).", "coins", city=nb, coins=e.n))
+                text = f"{city_name(state, nb)} takes {count(e.n, 'coin')}."
+                events.append(public(text, "coins", city=nb, coins=e.n))
         elif kind == "coins_per":
             gain = e.n * count_scope(state, idx, e.count, e.scope)
             city.coins += gain

@@ -38,7 +38,8 @@ Resources are named ``wood stone clay ore glass papyrus loom``.
       "science": {"compass": int, "gear": int, "tablet": int, "wildcards": int, "masks": int},
       "hand_count": int,                 # cards in its hand (Free City: its face-down pile)
       "has_chosen": bool,                # its pick for this step is in
-      "owes": int                        # coins awaiting its pay/debt decision (0: none)
+      "owes": int,                       # coins awaiting its pay/debt decision (0: none)
+      "vp_now": int                      # victory points it would score now (all public)
   }],
   "decks": {"age_1": int, "age_2": int, "age_3": int},   # undealt cards (sizes only)
   "discard_size": int, "free_city_pile": int,
@@ -54,6 +55,7 @@ Resources are named ``wood stone clay ore glass papyrus loom``.
                  "card": id (play/build only), "via": str, "stage": int,
                  "pay_left": int, "pay_right": int}],
   "scores": null | [SCORE],              # when the game is over: per city, see scoring.py
+  "public_vp": [int],                    # per city: VP if the game ended now (all public facts)
   "cards": {id: {"name": str, "age": int, "color": str, "cost": COST,
                  "chain_from": [name], "text": str}}
 }
@@ -75,6 +77,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import count
 from engine.seven_wonders.actions import notation_text
 from engine.seven_wonders.data import CARDS, COLOURS, RES_NAMES, SYMBOLS, Cost, Effect
 from engine.seven_wonders.military import strength
@@ -131,7 +134,7 @@ def effect_text(e: Effect) -> str:
     if t == "vp":
         return f"{e.n} VP"
     if t == "shields":
-        return f"{e.n} shield(s)"
+        return count(e.n, "shield")
     if t == "science":
         return f"science symbol: {e.symbol}"
     if t == "science_wild":
@@ -145,17 +148,17 @@ def effect_text(e: Effect) -> str:
     if t == "dock":
         return f"first purchase each turn from the {e.side} neighbour costs 1 coin less"
     if t == "coins":
-        return f"+{e.n} coins now"
+        return f"+{count(e.n, 'coin')} now"
     if t == "coins_neighbours":
-        return f"each neighbour takes {e.n} coin(s)"
+        return f"each neighbour takes {count(e.n, 'coin')}"
     if t == "coins_per":
-        return f"+{e.n} coin(s) now per {_counted(e)} {_SCOPE_WORDS[e.scope]}"
+        return f"+{count(e.n, 'coin')} now per {_counted(e)} {_SCOPE_WORDS[e.scope]}"
     if t == "vp_per":
         return f"{e.n} VP per {_counted(e)} {_SCOPE_WORDS[e.scope]} at game end"
     if t == "diplomacy":
         return "take a diplomacy token"
     if t == "coin_loss":
-        return f"every opponent loses {e.n} coin(s)"
+        return f"every opponent loses {count(e.n, 'coin')}"
     if t == "coin_loss_per":
         return f"every opponent loses {e.n} coin per {_counted(e)} they have"
     if t == "free_stages":
@@ -297,6 +300,7 @@ def city_json(state: State, idx: int) -> dict[str, Any]:
         "hand_count": hand_count,
         "has_chosen": idx in state.pending,
         "owes": state.owed.get(idx, 0),
+        "vp_now": score_city(state, idx)["total"],
     }
 
 
@@ -333,6 +337,9 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "prompt": None,
         "last_turn": [dict(r) for r in state.recent],
         "scores": [score_city(state, c) for c in range(n)] if state.step == "over" else None,
+        # Victory points each city would score if the game ended now: everything scored is
+        # on the table (structures, wonder, tokens, coins), so the running count is public.
+        "public_vp": [int(score_city(state, c)["total"]) for c in range(n)],
     }
     seen: set[str] = set()
     for c in range(n):

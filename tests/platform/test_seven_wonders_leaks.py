@@ -129,11 +129,17 @@ def test_five_player_game_leaks_nothing_public(store: Store, seed: int) -> None:
             elif msg["type"] in ("private", "prompt"):
                 assert msg["user"].startswith("test:u")  # addressed to one user, never the group
             store.r.xack("agora:outbox:test", "delivery", env.id)
-        # a refused move typed in the group: its reply (which may name the mover's hand) is private
+        # a refused move typed in the group: it is refused in public with a reason that names
+        # nothing hidden (the player may never have opened the private chat); the exact reason,
+        # which may name the mover's hand, is private
         mover = sorted(game.to_move(state))[0]
         ctx = Context("test", "group", f"u{mover}", f"P{mover}", idem=f"bad{steps}")
-        refused = commands.handle(ctx, "move play Nonexistent Card")
-        assert refused and all(p.private for p in refused if not p.ok)
+        for typed in ("move play Nonexistent Card", "move play zq", "move sell zq"):
+            refused = commands.handle(ctx, typed)
+            assert refused and not refused[0].ok and not refused[0].private, typed
+            for part in refused:
+                if not part.private:
+                    _assert_clean(part.text, hidden, "public refusal")
         # everyone awaited chooses, typing in the group
         for seat in sorted(game.to_move(state)):
             fresh = pipeline.load(store, gid).state

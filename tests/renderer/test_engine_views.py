@@ -52,7 +52,7 @@ def test_real_views_render_the_same_public_board_for_every_viewer(side: str, see
         images = {seat: renderer.render("duellum", v) for seat, v in views.items()}
         assert images[0] == images[None] == images[1], "the public board must not depend on the viewer"
         image = Image.open(io.BytesIO(images[None]))
-        assert image.size == (duellum.WIDTH, duellum.HEIGHT)
+        assert image.size == (duellum.WIDTH, duellum.layout(views[None]).height)
         assert views[None]["map_side"] == side
         ids = {r["id"] for r in views[None]["regions"]}
         assert set(views[None]["last_turn"]["regions"]) <= ids

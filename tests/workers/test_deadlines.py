@@ -62,7 +62,7 @@ def test_due_reminder_is_sent_once_by_repeated_and_concurrent_sweeps(store: Stor
     one = make_game(store, turn_hours=2, chat="c1")
     two = make_game(store, turn_hours=2, chat="c2")
     meta = store.meta(one)
-    assert float(meta["remind_at"]) == clock[0] + 1 * H and float(meta["deadline_at"]) == clock[0] + 2 * H
+    assert float(meta["turn_at"]) == clock[0] and float(meta["deadline_at"]) == clock[0] + 2 * H
     assert store.r.zscore(K_DEADLINES, one) == clock[0] + 1 * H
     calls = Calls()
     at = clock[0] + 1 * H + 1
@@ -80,8 +80,8 @@ def test_due_reminder_is_sent_once_by_repeated_and_concurrent_sweeps(store: Stor
             f.result(timeout=30)
     assert sorted(reminders(store)) == sorted([(one, 1, 0), (two, 1, 0)])
     assert calls.timeouts == [] and calls.autos == []
-    # after the reminder the index points at the deadline
-    assert store.r.zscore(K_DEADLINES, one) == clock[0] + 2 * H and "remind_at" not in store.meta(one)
+    # after the reminder (half time and one hour before fall together) the index points at the deadline
+    assert store.r.zscore(K_DEADLINES, one) == clock[0] + 2 * H
 
 
 def test_timeout_applies_on_timeout_once(store: Store, clock: list[float]) -> None:
@@ -149,7 +149,7 @@ def test_index_ahead_of_the_record_does_not_time_out_a_game_that_moved_on(store:
     action = sweep(store, gid, old_deadline + 1, calls)
     assert action.kind == "none" and calls.timeouts == [] and reminders(store) == []
     meta = store.meta(gid)
-    assert store.r.zscore(K_DEADLINES, gid) == float(meta["remind_at"])  # re-mirrored from the record
+    assert store.r.zscore(K_DEADLINES, gid) == float(meta["turn_at"]) + 1 * H  # re-mirrored from the record
     assert record(store, gid)[0] == 2
 
 
@@ -195,7 +195,7 @@ def test_a_player_in_quiet_hours_does_not_hold_back_the_others(store: Store, clo
     assert sweep(store, gid, DAY + 25 * H + 1, calls).kind == "remind"
     assert sweep(store, gid, DAY + 25 * H + 2, calls).kind == "none"
     assert sorted(reminders(store)) == [(gid, 1, 0), (gid, 1, 1)]  # alice once, bob once
-    assert store.r.zscore(K_DEADLINES, gid) == DAY + 28 * H
+    assert store.r.zscore(K_DEADLINES, gid) == DAY + 27 * H  # the next lead: an hour before the deadline
 
 
 def test_rebuild_index_restores_the_sorted_set(store: Store, clock: list[float]) -> None:

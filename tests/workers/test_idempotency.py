@@ -49,6 +49,29 @@ def test_same_key_twice_concurrently(store: Store) -> None:
     assert version == 2 and len(log) == 1
 
 
+def test_copy_that_loads_after_the_first_commit_gets_the_first_answer(store: Store, monkeypatch: Any) -> None:
+    """The second copy passes the early key check, then loads the state the first copy made:
+    there its move is out of turn. It must still answer with the first copy's result, not a
+    refusal of a move that was applied."""
+    gid = make_game(store)
+    real_load = pipeline.load
+    first: list[pipeline.MoveResult] = []
+
+    def load_after_the_other_copy(st: Store, g: str) -> pipeline.Loaded:
+        if not first:
+            first.append(pipeline.MoveResult(False, "placeholder", ""))
+            first[0] = pipeline.submit(st, g, text="add 2", idem="tg:2002", user=A)
+        return real_load(st, g)
+
+    monkeypatch.setattr(pipeline, "load", load_after_the_other_copy)
+    second = pipeline.submit(store, gid, text="add 2", idem="tg:2002", user=A)
+    assert first[0].ok and not first[0].duplicate
+    assert second.ok and second.duplicate, second
+    assert (second.version, second.notation) == (first[0].version, first[0].notation)
+    version, log = assert_replays(store, gid)
+    assert version == 2 and len(log) == 1
+
+
 def test_celery_task_run_twice_applies_once(spawn: Any, app: Any, store: Store) -> None:
     """The same message executed twice (a re-published task, a redelivery with the same task id)
     and a direct in-process second run: one log entry, the others report duplicate."""
@@ -88,3 +111,19 @@ def test_duplicate_move_task_still_wakes_the_automatic_player(spawn: Any, app: A
     wait_for(lambda: record(store, gid)[0] >= 3, timeout=8)
     version, log = assert_replays(store, gid)
     assert version == 3 and [e["src"] for e in log] == ["player", "auto"]
+
+
+def test_only_a_window_of_answers_is_kept(store: Store, monkeypatch: Any) -> None:
+    """The idempotency record of a running game stays bounded: the newest answers only."""
+    from workers import store as store_module
+    from workers.store import k_idem, k_idemq
+
+    monkeypatch.setattr(store_module, "IDEM_KEPT", 4)
+    gid = make_game(store)
+    for i in range(8):
+        user = A if i % 2 == 0 else B
+        assert pipeline.submit(store, gid, text="add 1", idem=f"w:{i}", user=user).ok
+    assert store.r.hlen(k_idem(gid)) == 4 and store.r.llen(k_idemq(gid)) == 4
+    assert sorted(k.decode() for k in store.r.hkeys(k_idem(gid))) == ["w:4", "w:5", "w:6", "w:7"]
+    again = pipeline.submit(store, gid, text="add 1", idem="w:7", user=B)
+    assert again.duplicate and again.version == 9

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import time
+
+import pytest
 
 from tests.workers.util import A, make_game
 from workers import outbox, pipeline
@@ -101,3 +104,28 @@ def test_pending_entries_trimmed_from_the_stream_do_not_block_the_rest(store: St
             outbox.ack(store, "telegram", env)
     assert seen == ["m25", "m26", "m27", "m28", "m29"]
     assert outbox.pending_count(store, "telegram") == 0
+
+
+def test_a_dead_consumers_entries_are_claimed_by_the_living(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot process that died leaves its fetched entries pending under its name: once they
+    have been idle long enough, another consumer takes them over (and only then)."""
+    monkeypatch.setattr(outbox, "STALE_MS", 300)
+    _add(store, 3)
+    dead = outbox.fetch(store, "telegram", "telegram-old-pod", count=3, block_ms=10)
+    assert _texts(dead) == ["m0", "m1", "m2"]
+    # too fresh: the other consumer gets nothing yet (the first owner may still be at work)
+    assert outbox.fetch(store, "telegram", "telegram-new-pod", block_ms=10) == []
+    time.sleep(0.4)
+    claimed = outbox.fetch(store, "telegram", "telegram-new-pod", block_ms=10)
+    assert _texts(claimed) == ["m0", "m1", "m2"]
+    for env in claimed:
+        outbox.ack(store, "telegram", env)
+    assert outbox.pending_count(store, "telegram") == 0
+
+    # a living consumer re-reads its own pending entries, which keeps them its own
+    _add(store, 2, prefix="n")
+    mine = outbox.fetch(store, "telegram", "alive", count=2, block_ms=10)
+    for _ in range(4):
+        time.sleep(0.1)
+        assert _texts(outbox.fetch(store, "telegram", "alive", block_ms=10)) == _texts(mine)
+    assert outbox.fetch(store, "telegram", "other", block_ms=10) == []

@@ -13,7 +13,7 @@ from engine import find_game
 from engine.core.testing import replay
 from tests.conftest import Worker, wait_for
 from workers import lobby
-from workers.store import Store, k_log, k_outbox
+from workers.store import Store, k_outbox
 
 PLUGINS_ALL = "tests.support.toy,tests.workers.simgame"
 A, B = "console:alice", "console:bob"
@@ -47,15 +47,16 @@ def make_game(
 
 def record(store: Store, gid: str) -> tuple[int, list[dict[str, Any]], str]:
     """(version, log, snapshot) of a game, read together."""
-    pipe = store.r.pipeline(transaction=True)
-    pipe.hget(f"agora:g:{{{gid}}}:meta", "version")
-    pipe.lrange(k_log(gid), 0, -1)
-    pipe.get(f"agora:g:{{{gid}}}:snap")
-    version, raw_log, blob = pipe.execute()
     from workers.store import unpack_snapshot
 
-    log = [json.loads(x) for x in raw_log] if raw_log else store.log(gid)  # a finished game is archived
-    return int(version or 0), log, unpack_snapshot(blob) if blob else ""
+    while True:  # read the three together: retry if a move landed in between
+        pipe = store.r.pipeline(transaction=True)
+        pipe.hget(f"agora:g:{{{gid}}}:meta", "version")
+        pipe.get(f"agora:g:{{{gid}}}:snap")
+        version, blob = pipe.execute()
+        log = store.log(gid)  # chunks + live list, or the archive of a finished game
+        if store.r.hget(f"agora:g:{{{gid}}}:meta", "version") == version:
+            return int(version or 0), log, unpack_snapshot(blob) if blob else ""
 
 
 def assert_replays(store: Store, gid: str) -> tuple[int, list[dict[str, Any]]]:

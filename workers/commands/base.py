@@ -17,10 +17,49 @@ from engine import EngineError, find_game
 from workers import lobby, pipeline
 from workers.commands.context import ALIASES, BUTTON_TTL, COMMANDS, GID, Context, MoveSubmitter
 from workers.pipeline import Loaded, MoveResult, Rejected
-from workers.replies import Button, Part, Reply, error, say
+from workers.replies import Button, Part, Reply, error
 from workers.store import Store, k_callback
 
 log = logging.getLogger("workers.commands")
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def plain_spaces(text: str) -> str:
+    """The line with every kind of space made one plain space and invisible marks removed.
+
+    Why: phones and copy-paste put non-breaking spaces into `/move rondel ferrum`; the
+    command word then swallowed the whole line and the player read "unknown command"."""
+    return " ".join(text.translate(_INVISIBLE).split())
+
+
+OUTBOXED = "move/private"
+"""Code of a reply part that the outbox delivers as well (a committed move's private events):
+an adapter that shows the outbox may skip it, and nothing else."""
+
+PUBLIC_REASONS = frozenset(
+    {
+        "action/not_your_turn",
+        "action/extra_words",
+        "action/game_over",
+        "action/invalid_notation",
+        "auth/not_a_player",
+        "game/not_found",
+        "game/not_started",
+        "pipeline/moved_on",
+        "pipeline/queued",
+        "store/busy",
+        "internal",
+    }
+)
+"""Refusal codes whose message never depends on hidden information (whose turn it is, an
+unknown first word, the server); every other refusal may name what a hand holds."""
+
+HIDDEN_REFUSAL = (
+    "That is not one of your moves right now, so nothing was changed. The exact reason would "
+    "show your hidden cards, so it is only given in our private chat; `moves` there lists what "
+    "you can do."
+)
 
 
 class CommandBase:
@@ -56,17 +95,22 @@ class CommandBase:
             return error("Something went wrong on our side; nothing was changed. Please try again.", "internal")
 
     def _handle(self, ctx: Context, text: str) -> Reply:
-        line = text.strip()
+        line = plain_spaces(text)
         if line.startswith("/"):
             line = line[1:]
         if not line:
             return error("Type a command, for example `help`, `status` or `move …`.", "command/empty")
-        word, _, rest = line.partition(" ")
-        word = word.split("@", 1)[0].lower()  # Telegram sends /move@botname in groups
-        word = ALIASES.get(word, word)
+        typed, _, rest = line.partition(" ")
+        typed = typed.split("@", 1)[0].lower()  # Telegram sends /move@botname in groups
+        word = ALIASES.get(typed, typed)
         rest = rest.strip()
-        self.store.touch_user(ctx.user_key, ctx.name, ctx.chat if ctx.private else None)
+        self.store.touch_user(ctx.own_key, ctx.name, ctx.chat if ctx.private else None)
+        if word == "move":
+            return self.typed_move(ctx, rest, typed)
         handler = getattr(self, f"cmd_{word}", None)
+        if handler is None and self._is_verb(ctx, typed):
+            # A move typed without `move` in front (`rondel ferrum`), exactly as `moves` lists it.
+            return self.typed_move(ctx, line, "")
         if handler is None:
             close = [c for c in COMMANDS if c.startswith(word[:2])] or list(COMMANDS)
             return error(
@@ -75,6 +119,30 @@ class CommandBase:
             )
         result: Reply = handler(ctx, rest)
         return result
+
+    def typed_move(self, ctx: Context, rest: str, typed: str) -> Reply:
+        """A typed move; ``typed`` is the command word used (``move``, ``play``, ``m``), which may
+        also be the game's own verb. Implemented by the play commands."""
+        raise NotImplementedError
+
+    def _is_verb(self, ctx: Context, word: str) -> bool:
+        """Whether ``word`` starts a move of the game this chat means (no error if none)."""
+        if not word or word in COMMANDS:
+            return False
+        try:
+            gids = [self._game_for(ctx, "")[0]]
+        except Rejected as exc:
+            if exc.code != "game/which":
+                return False
+            gids = self.store.user_games(ctx.user_key)  # which one is settled when it is read
+        except Exception:
+            return False
+        verbs: set[str] = set()
+        for gid in gids:
+            meta = self.store.meta(gid)
+            if meta.get("status") == "active":
+                verbs |= {str(v).lower() for v in find_game(meta["game"]).verbs}
+        return word in verbs
 
     # ------------------------------------------------------------ helpers
     def _game_for(self, ctx: Context, rest: str = "") -> tuple[str, str]:
@@ -134,17 +202,52 @@ class CommandBase:
         meta = self.store.meta(gid)
         return bool(meta) and find_game(meta["game"]).info.hidden_information
 
-    def _result_reply(self, res: MoveResult, *, private: bool = False, hidden: bool = False) -> Reply:
-        """A move's reply. In a game with hidden information a refusal is private: its
-        suggestions ("closest legal moves") and reasons can name cards in the mover's hand,
-        and the typed text itself may be a secret pick. Private events of a success are too;
-        the public part never repeats the notation (a secret pick's text)."""
+    def _secret_reason(self, gid: str, res: MoveResult) -> bool:
+        """Whether a refusal's reason may name something hidden of the refused seat.
+
+        Hidden are the moves the engine marks private (a card in hand, a secret pick). When
+        every move of the seat is such (7 Wonders picks), any reason may name one; otherwise
+        only a reason that spells out a private move (a "closest legal moves" or an
+        ambiguity list with an event card) does. When unsure (no game or seat), it may."""
+        if not gid or res.seat is None:
+            return True
+        try:
+            loaded = pipeline.load(self.store, gid)
+            game, state, seat = loaded.game, loaded.state, res.seat
+            actions = game.legal_actions(state, seat)
+            secret = [a for a in actions if game.private_action(state, seat, a)]
+            if not secret:
+                return False
+            if len(secret) == len(actions):
+                return True
+            low = res.message.lower()
+            return any(game.notation(state, seat, a).lower() in low for a in secret)
+        except Exception:
+            return True
+
+    def _result_reply(
+        self, res: MoveResult, *, private: bool = False, hidden: bool = False, gid: str = ""
+    ) -> Reply:
+        """A move's reply.
+
+        A refusal is said where the move was typed, so a player who never opened the private
+        chat still learns why. In a game with hidden information some reasons name hidden
+        things (the "closest legal moves" of a hand, the picks an abbreviation could mean):
+        then the public part names nothing hidden and the exact reason follows privately,
+        without an invitation when that chat is not open. Private events of a success come
+        through the outbox (code ``move/private``); the public part never repeats the
+        notation of a hidden-information game (a secret pick's text)."""
         if not res.ok:
-            return error(res.message, res.code, private=private or hidden)
+            if private or not hidden or res.code in PUBLIC_REASONS or not self._secret_reason(gid, res):
+                return error(res.message, res.code, private=private)
+            return [
+                Part(text=HIDDEN_REFUSAL, ok=False, code=res.code),
+                Part(text=res.message, private=True, ok=False, code=res.code, invite=False),
+            ]
         texts = [e["text"] for e in res.events if e.get("seats") is None]
         mine = [e["text"] for e in res.events if e.get("seats") is not None]
-        reply = say("\n".join(texts) or ("Done." if hidden else res.message), private=private)
+        reply = [Part(text="\n".join(texts) or ("Done." if hidden else res.message), private=private, game=gid)]
         if mine:
-            reply.append(Part(text="\n".join(mine), private=True))
+            reply.append(Part(text="\n".join(mine), private=True, code=OUTBOXED, game=gid))
         return reply
 

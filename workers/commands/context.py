@@ -20,7 +20,6 @@ MoveSubmitter = Callable[[str, str, str, str], MoveResult]
 """(gid, user key, text, idempotency key) -> result; the client sends it through Celery."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class Context:
     """Who typed what, where.
@@ -34,6 +33,10 @@ class Context:
         idem: the platform's update/interaction id (idempotency key for moves).
         buttons: the platform shows buttons (the terminal does not, so replies must not
             tell its player to press one).
+        in_place: the adapter shows the next step of a turn in place of pressed buttons
+            (a ``moves/next`` part); then the outbox's prompt for that step is not sent.
+        account: the user key this account is linked to (``link``), or empty: seats, games
+            and reminders then belong to that key, so one person on two platforms is one player.
     """
 
     platform: str
@@ -43,9 +46,16 @@ class Context:
     private: bool = False
     idem: str = ""
     buttons: bool = True
+    in_place: bool = False
+    account: str = ""
 
     @property
     def user_key(self) -> str:
+        return self.account or f"{self.platform}:{self.user}"
+
+    @property
+    def own_key(self) -> str:
+        """This platform's own user key (its private chat is stored there, even when linked)."""
         return f"{self.platform}:{self.user}"
 
 
@@ -57,7 +67,7 @@ COMMANDS: dict[str, str] = {
     "join": "`join` — take a seat at the table in this chat",
     "leave": "`leave` — leave the table before the game begins",
     "begin": "`begin [bots=N] [order=bots-first] [seed=N]` — start the game (automatic players fill N seats)",
-    "move": "`move <move>` — make a move, e.g. `move rondel templum`",
+    "move": "`move <move>` — make a move, e.g. `move rondel templum` (type a move exactly as `moves` lists it)",
     "moves": "`moves [all]` — your legal moves, grouped, with buttons (`all`: list every one)",
     "board": "`board` — the current board image",
     "status": "`status` — whose turn it is, what is awaited, the scores",
@@ -65,7 +75,27 @@ COMMANDS: dict[str, str] = {
     "log": "`log [n]` — the last n things that happened",
     "undo": "`undo` — take back your last move (only before anyone else moved)",
     "resign": "`resign` — leave a running game",
-    "settings": "`settings [tz=+2] [quiet=22-8]` — your time zone and quiet hours for reminders",
+    "settings": "`settings [tz=Europe/Athens] [quiet=23:00-08:00] [remind=half,1h]` — your time zone, quiet "
+    "hours and reminder times",
+    "timer": "`timer [off|relaxed|standard|fast|blitz|90m] [bank=2h]` — the table's turn timer (creator)",
+    "myturns": "`myturns` — every game waiting for you, longest first",
+    "away": "`away 3d` — stop your clock while you are away (from your vacation budget)",
+    "back": "`back` — end your vacation, or take your seat back from the automatic player",
+    "pause": "`pause` / `resume` — stop or restart every clock (a majority of the table decides)",
+    "resume": "`resume` — restart the clocks after a pause (a majority decides)",
+    "mute": "`mute [turn|game|off]` — silence your reminders for this turn or this game",
+    "substitute": "`substitute <seat> @player` — hand a seat to another player (creator)",
+    "link": "`link [code]` — make your accounts on two platforms one player (a code from the other one)",
 }
-ALIASES = {"start": "begin", "m": "move", "play": "move", "h": "help", "?": "help", "my": "mygames"}
+# ``start`` is deliberately not an alias of ``begin``: Telegram users type ``/start`` by reflex
+# (it is the private chat's Start button), and a game must not begin with half its players.
+ALIASES = {
+    "m": "move",
+    "play": "move",
+    "h": "help",
+    "?": "help",
+    "my": "mygames",
+    "sub": "substitute",
+    "vacation": "away",
+}
 

@@ -8,14 +8,21 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from redis.exceptions import RedisError
+
 log = logging.getLogger("workers.commands")
 
 
 def safe_png(render: Callable[..., bytes | None], *args: Any) -> bytes | None:
     """An image, or None when drawing it failed: a missing picture must never cost the
-    message (a turn, a hand) that carries it."""
+    message (a turn, a hand) that carries it.
+
+    A store error is not a drawing failure: it propagates, so the outbox retries the whole
+    message later instead of sending the turn without its board."""
     try:
         return render(*args)
+    except RedisError:
+        raise
     except Exception:
         log.exception("rendering an image failed; sending the text alone")
         return None
@@ -38,7 +45,16 @@ def examples(game: Any, limit: int = 6) -> str:
     picked += [t for t in texts if t not in picked][: limit - len(picked)]
     if not picked:
         return ""
-    return "\nExamples from an opening position: " + ", ".join(f"`move {t}`" for t in picked) + "."
+    # A notation that starts with the game's own verb `move` is shown as it is: the command
+    # word and the verb are one word, and `move move …` would only puzzle.
+    shown = [t if t.split(" ", 1)[0] == "move" else f"move {t}" for t in picked]
+    return "\nExamples from an opening position: " + ", ".join(f"`{t}`" for t in shown) + "."
+
+
+def players_text(info: Any) -> str:
+    """``2 players`` or ``3–7 players``: never "2–2 players"."""
+    low, high = int(info.min_players), int(info.max_players)
+    return f"{low} players" if low == high else f"{low}–{high} players"
 
 
 def is_number(text: str) -> bool:

@@ -7,16 +7,27 @@ whose turn it is and the scores without opening a picture.
 from __future__ import annotations
 
 import json
+import logging
 import re
 
 from engine import Event, find_game, list_games
 from workers import images, lobby, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import COMMANDS, Context
-from workers.commands.helpers import examples, is_number, options_help, private_text, safe_png, scores
+from workers.commands.helpers import (
+    examples,
+    is_number,
+    options_help,
+    players_text,
+    private_text,
+    safe_png,
+    scores,
+)
 from workers.pipeline import BOT, Loaded
 from workers.replies import Part, Reply, error, say
 from workers.store import k_user
+
+log = logging.getLogger("workers.commands")
 
 
 class InfoCommands(CommandBase):
@@ -26,7 +37,7 @@ class InfoCommands(CommandBase):
         if rest:
             game = find_game(rest.split()[0])
             return say(
-                f"**{game.info.name}** ({game.id}, {game.info.min_players}–{game.info.max_players} players)\n"
+                f"**{game.info.name}** ({game.id}, {players_text(game.info)})\n"
                 + game.help_text()
                 + examples(game)
                 + options_help(game)
@@ -38,7 +49,7 @@ class InfoCommands(CommandBase):
 
     def cmd_games(self, ctx: Context, rest: str) -> Reply:
         lines = [
-            f"• `{g.id}` — {g.info.name}, {g.info.min_players}–{g.info.max_players} players. {g.info.summary}"
+            f"• `{g.id}` — {g.info.name}, {players_text(g.info)}. {g.info.summary}"
             for g in list_games()
         ]
         return say("Games you can start with `new <game>`:\n" + "\n".join(lines))
@@ -77,7 +88,9 @@ class InfoCommands(CommandBase):
             )
         loaded = pipeline.load(self.store, gid)
         seat = (loaded.seats_of(ctx.user_key) or [None])[0]
-        return say(self._status_text(loaded, seat))
+        # In a group the text is public: the game's lines as the table sees them (resources in
+        # Duellum are public); privately, as the player's own seat sees them.
+        return say(self._status_text(loaded, seat if ctx.private else None))
 
     def _status_text(self, loaded: Loaded, seat: int | None) -> str:
         game, state = loaded.game, loaded.state
@@ -94,6 +107,12 @@ class InfoCommands(CommandBase):
             if loaded.meta.get("deadline_at") and not any(loaded.seats.get(s) == BOT for s in waiting):
                 left = (float(loaded.meta["deadline_at"]) - self.store.now()) / 3600
                 lines.append(f"Time left for this turn: {max(left, 0):.1f} h.")
+        try:
+            extra = [str(x) for x in game.status_lines(state, seat) if x]
+        except Exception:  # the turn and scores must still be told
+            log.exception("status_lines failed for %s", loaded.gid)
+            extra = []
+        lines += extra
         view = game.view(state, None)
         points = scores(view)
         if points:

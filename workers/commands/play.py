@@ -9,13 +9,17 @@ from __future__ import annotations
 import json
 import logging
 import zlib
+from dataclasses import dataclass
 from typing import Any
 
-from engine import EngineError
-from workers import pipeline
+from engine import EngineError, ExtraWords, InvalidNotation
+from engine.core.notation import tokens
+from engine.core.text import count
+from workers import outbox, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import MAX_BUTTONS, Context
-from workers.pipeline import Loaded, Rejected
+from workers.commands.helpers import private_text
+from workers.pipeline import Loaded, MoveResult, Rejected
 from workers.replies import Button, Part, Reply, error, say
 from workers.store import k_callback
 
@@ -26,13 +30,109 @@ class PlayCommands(CommandBase):
     """``move``, ``moves`` and button presses."""
 
     def cmd_move(self, ctx: Context, rest: str) -> Reply:
+        return self.typed_move(ctx, rest, "move")
+
+    def typed_move(self, ctx: Context, rest: str, typed: str) -> Reply:
         if not rest:
             return error("Say which move, e.g. `move rondel templum`. `moves` lists what you can do.", "command/usage")
-        gid, text = self._game_for(ctx, rest)
+        try:
+            gid, text = self._game_for(ctx, rest)
+        except Rejected as exc:
+            if exc.code != "game/which":
+                raise
+            gid, text = self._only_game_reading(ctx, rest, typed, exc)
         if not text:
             return error("Say which move after the game id. `moves` lists what you can do.", "command/usage")
-        res = self.submit_move(gid, ctx.user_key, text, ctx.idem or "")
-        return self._result_reply(res, private=ctx.private, hidden=self._hidden(gid))
+        text, refused = self._settle(gid, ctx, text, typed)
+        res = refused or self.submit_move(gid, ctx.user_key, text, ctx.idem or "")
+        return self._result_reply(res, private=ctx.private, hidden=self._hidden(gid), gid=gid)
+
+    def _only_game_reading(self, ctx: Context, rest: str, typed: str, which: Rejected) -> tuple[str, str]:
+        """Several of the player's games wait for them and no game id was given: the one game
+        in which the text is a legal move, else the question which game was meant."""
+        readers = []
+        for gid in self.store.user_games(ctx.user_key):
+            if self.store.meta(gid).get("status") != "active" or not self._awaits(gid, ctx.user_key):
+                continue
+            if self._reads_as_move(gid, ctx, rest, typed):
+                readers.append(gid)
+        if len(readers) == 1:
+            return readers[0], rest
+        raise which
+
+    def _reads_as_move(self, gid: str, ctx: Context, text: str, typed: str) -> bool:
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Rejected:
+            return False
+        game, state = loaded.game, loaded.state
+        verbs = {str(v).lower() for v in game.verbs}
+        for seat in loaded.seats_of(ctx.user_key):
+            if seat not in game.to_move(state):
+                continue
+            for candidate in (text, f"{typed} {text}" if typed in verbs else ""):
+                try:
+                    if candidate and game.parse(state, seat, candidate) is not None:
+                        return True
+                except Exception:
+                    continue
+        return False
+
+    def _settle(self, gid: str, ctx: Context, text: str, typed: str) -> tuple[str, MoveResult | None]:
+        """The move text to submit, or a refusal of text that names more than one move.
+
+        Why here, before the worker: the command word ``move`` (or ``play``) may also be the
+        game's own first word (Duellum's ``move legion roma-ancona``, 7 Wonders' ``play …``);
+        a listed move typed as shown must not lose it. The literal text wins when it reads as
+        a move; the command word is put back only when the rest alone is not notation.
+        And a move is read whole or not at all: words beyond the matched move are refused,
+        never silently dropped. Anything this cannot decide is left to the worker, whose
+        refusal goes through the usual (privacy-aware) reply."""
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Rejected:
+            return text, None
+        game, state = loaded.game, loaded.state
+        movers = [s for s in loaded.seats_of(ctx.user_key) if s in game.to_move(state)]
+        if not movers or loaded.meta.get("status") != "active":
+            return text, None
+        seat = movers[0]
+
+        def attempt(candidate: str) -> tuple[Any, EngineError | None]:
+            try:
+                return game.parse(state, seat, candidate), None
+            except EngineError as exc:
+                return None, exc
+            except Exception:  # a parser bug: let the worker report it the usual way
+                log.exception("pre-reading a move failed in %s", gid)
+                return None, None
+
+        action, err = attempt(text)
+        verbs = {str(v).lower() for v in game.verbs}
+        if action is None and isinstance(err, InvalidNotation) and typed in verbs:
+            again = f"{typed} {text}"
+            action2, err2 = attempt(again)
+            if action2 is not None or not isinstance(err2, InvalidNotation):
+                text, action = again, action2
+        if action is None and isinstance(err, ExtraWords):
+            # The engine refuses a move with words left over and names the move it begins with.
+            return text, MoveResult(False, err.code, err.user_message, loaded.version, seat)
+        if action is None:
+            return text, None
+        forms = [game.notation(state, seat, action), *game.notation_forms(state, seat, action)]
+        longest = max(len(tokens(f)) for f in forms)
+        if len(tokens(text)) > longest:
+            canonical = forms[0]
+            secret = game.private_action(state, seat, action)
+            return text, MoveResult(
+                False,
+                "action/extra_words/private" if secret else "action/extra_words",
+                f"`{text}` is more than one move: it begins with `{canonical}` and goes on. "
+                f"Type one move exactly, e.g. `{canonical}`; nothing was changed.",
+                loaded.version,
+                seat,
+            )
+        return text, None
 
 
     def cmd_moves(self, ctx: Context, rest: str) -> Reply:
@@ -49,34 +149,49 @@ class PlayCommands(CommandBase):
         if not movers:
             return say(game.status(state, mine[0]))
         seat = movers[0]
-        actions = game.legal_actions(state, seat)
-        notations = [(game.notation(state, seat, a), game.private_action(state, seat, a)) for a in actions]
-        return self._moves_reply(loaded, seat, notations, ctx, show_all=show_all)
+        return self._moves_reply(loaded, seat, move_entries(loaded, seat), ctx, show_all=show_all)
 
     def _moves_reply(
-        self, loaded: Loaded, seat: int, notations: list[tuple[str, bool]], ctx: Context, *, show_all: bool = False
+        self, loaded: Loaded, seat: int, entries: list[MoveEntry], ctx: Context, *, show_all: bool = False
     ) -> Reply:
+        """The move list: one line per group, the cheapest forms only (``moves all``: every
+        form), each with what it will cost; buttons for the same moves.
+
+        Why the text defers to the keyboard: when the buttons already show every listed move,
+        "… and 2 more (`moves all` lists every one)" above them was false advice."""
         game = loaded.game
-        groups: dict[str, list[str]] = {}
-        for text, _ in notations:
-            groups.setdefault(game.action_group(text), []).append(text)
-        any_private = any(p for _, p in notations)
+        shown = entries if show_all else [e for e in entries if not e.variant]
+        hidden_variants = len(entries) - len(shown)
+        groups: dict[str, list[MoveEntry]] = {}
+        for e in shown:
+            groups.setdefault(game.action_group(e.text), []).append(e)
+        any_private = any(e.private for e in entries)
         how = "type `move <move>` or press a button" if ctx.buttons else "type one (`move` in front is optional)"
-        lines = [f"Your moves ({len(notations)}), {how}:"]
+        on_keyboard = ctx.buttons and len(shown) <= MAX_BUTTONS
+        lines = [f"Your moves ({len(shown)}), {how}:"]
         for group, items in groups.items():
             limit = len(items) if show_all else 6
-            shown = ", ".join(f"`{t}`" for t in items[:limit])
-            more = f" … and {len(items) - limit} more (`moves all` lists every one)" if len(items) > limit else ""
-            lines.append(f"• {group}: {shown}{more}")
-        buttons = self._buttons(loaded, seat, [t for t, _ in notations], groups)
-        return [Part(text="\n".join(lines), private=any_private or ctx.private, buttons=buttons)]
+            listed = ", ".join(e.listed() for e in items[:limit])
+            more = ""
+            if len(items) > limit:
+                where = "on the buttons below" if on_keyboard else "(`moves all` lists every one)"
+                more = f" … and {len(items) - limit} more {where}"
+            lines.append(f"• {group}: {listed}{more}")
+        if hidden_variants:
+            lines.append(
+                f"Other ways to pay: {count(hidden_variants, 'more form')} (`moves all` lists every one)."
+            )
+        buttons = self._buttons(loaded, seat, shown, {g: [e.text for e in v] for g, v in groups.items()})
+        return [
+            Part(text="\n".join(lines), private=any_private or ctx.private, buttons=buttons, game=loaded.gid)
+        ]
 
     def _buttons(
-        self, loaded: Loaded, seat: int, texts: list[str], groups: dict[str, list[str]], page: int = 0
+        self, loaded: Loaded, seat: int, entries: list[MoveEntry], groups: dict[str, list[str]], page: int = 0
     ) -> list[list[Button]]:
         base = {"g": loaded.gid, "v": loaded.version, "s": seat, **turn_mark(loaded, seat)}
-        if len(texts) <= MAX_BUTTONS:
-            return [[self._button({**base, "k": "move", "t": t}, t)] for t in texts]
+        if len(entries) <= MAX_BUTTONS:
+            return [[self._button({**base, "k": "move", "t": e.text}, e.label())] for e in entries]
         return [
             [self._button({**base, "k": "group", "grp": g, "p": 0}, f"{g} ({len(items)})")]
             for g, items in list(groups.items())[:MAX_BUTTONS]
@@ -100,11 +215,13 @@ class PlayCommands(CommandBase):
                 return error("That button belongs to another player.", "auth/not_your_button")
             if data["k"] == "group":
                 return self._group_page(ctx, loaded, data)
-            return self._result_reply(
-                self.submit_move(data["g"], ctx.user_key, data["t"], ctx.idem or ""),
-                private=ctx.private,
-                hidden=loaded.game.info.hidden_information,
+            res = self.submit_move(data["g"], ctx.user_key, data["t"], ctx.idem or "")
+            reply = self._result_reply(
+                res, private=ctx.private, hidden=loaded.game.info.hidden_information, gid=data["g"]
             )
+            if ctx.in_place and res.ok and not res.duplicate and not res.over and res.seat is not None:
+                reply += self._next_step(ctx, data["g"], res)
+            return reply
         except Rejected as exc:
             return error(exc.message, exc.code)
         except EngineError as exc:
@@ -113,24 +230,56 @@ class PlayCommands(CommandBase):
             log.exception("button failed")
             return error("Something went wrong on our side; nothing was changed. Please try again.", "internal")
 
+    def _next_step(self, ctx: Context, gid: str, res: MoveResult) -> Reply:
+        """After a press that did not end the player's turn: the next step's buttons, for the
+        adapter to show in place of the pressed ones (code ``moves/next``).
+
+        Why: the buttons vanished after every intermediate step and nothing replaced them
+        (482 of 850 presses of one game needed a typed `moves`). Shown in place, the outbox's
+        private prompt for the same step would repeat them, so it is marked as delivered. In
+        a group only public moves may be shown; otherwise the private prompt does the job.
+        Whichever way claims the step first shows it (see ``outbox.claim``)."""
+        try:
+            loaded = pipeline.load(self.store, gid)
+        except Rejected:
+            return []
+        seat = res.seat
+        if seat is None or loaded.version != res.version or seat not in loaded.game.to_move(loaded.state):
+            return []
+        if str(loaded.meta.get("posted_v", "")) == str(res.version):
+            return []  # a new turn was posted: its board and prompts carry the buttons
+        entries = move_entries(loaded, seat)
+        if not ctx.private and any(e.private for e in entries):
+            return []
+        part = self._moves_reply(loaded, seat, entries, ctx)[0]
+        if not part.buttons:
+            return []
+        key = f"{gid}:{res.version}:prompt:{seat}"
+        if not outbox.claim(self.store, key, "in-place"):
+            return []  # the prompt is out already: its message carries the buttons
+        outbox.mark_sent(self.store, key)
+        game, state = loaded.game, loaded.state
+        # The text is the prompt's (an adapter may put it in place of a pressed prompt's text);
+        # the hand is in it only for a private chat.
+        head = f"⏳ Your turn in {game.info.name} `{gid}`: {game.status(state, seat)}"
+        hand = private_text(game, state, seat) if ctx.private and game.info.hidden_information else ""
+        text = "\n".join(x for x in (head, hand, part.text) if x)
+        return [Part(text=text, buttons=part.buttons, private=ctx.private, code="moves/next", game=gid)]
+
     def _group_page(self, ctx: Context, loaded: Loaded, data: dict[str, Any]) -> Reply:
         game, seat = loaded.game, data["s"]
-        texts = [game.notation(loaded.state, seat, a) for a in game.legal_actions(loaded.state, seat)]
-        items = [t for t in texts if game.action_group(t) == data["grp"]]
+        items = [
+            e for e in move_entries(loaded, seat) if not e.variant and game.action_group(e.text) == data["grp"]
+        ]
         page = int(data.get("p", 0))
         size = MAX_BUTTONS - 1
         chunk = items[page * size : (page + 1) * size]
         base = {"g": loaded.gid, "v": loaded.version, "s": seat, **turn_mark(loaded, seat)}
-        rows = [[self._button({**base, "k": "move", "t": t}, t)] for t in chunk]
+        rows = [[self._button({**base, "k": "move", "t": e.text}, e.label())] for e in chunk]
         if (page + 1) * size < len(items):
             rows.append([self._button({**base, "k": "group", "grp": data["grp"], "p": page + 1}, "more …")])
         pages = (len(items) + size - 1) // size
-        chosen = set(chunk)
-        secret = any(
-            game.private_action(loaded.state, seat, a)
-            for a in game.legal_actions(loaded.state, seat)
-            if game.notation(loaded.state, seat, a) in chosen
-        )
+        secret = any(e.private for e in chunk)
         # ``moves/page`` lets an adapter replace the pressed keyboard in place; a page is private
         # only when one of its moves would reveal something hidden (or it was asked privately).
         return [
@@ -139,9 +288,42 @@ class PlayCommands(CommandBase):
                 buttons=rows,
                 private=secret or ctx.private,
                 code="moves/page",
+                game=loaded.gid,
             )
         ]
 
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEntry:
+    """One legal move as lists and buttons show it."""
+
+    text: str
+    private: bool = False
+    variant: bool = False
+    cost: str = ""
+
+    def listed(self) -> str:
+        return f"`{self.text}` ({self.cost})" if self.cost else f"`{self.text}`"
+
+    def label(self) -> str:
+        """A button's label: the move, and what it spends (the button still sends the move)."""
+        return f"{self.text} ({self.cost})" if self.cost else self.text
+
+
+def move_entries(loaded: Loaded, seat: int) -> list[MoveEntry]:
+    """The seat's legal moves with what the engine says of each: private, a variant of
+    another (another way to pay), and its cost in words."""
+    game, state = loaded.game, loaded.state
+    return [
+        MoveEntry(
+            game.notation(state, seat, a),
+            bool(game.private_action(state, seat, a)),
+            bool(game.action_variant(state, seat, a)),
+            str(game.action_cost(state, seat, a) or ""),
+        )
+        for a in game.legal_actions(state, seat)
+    ]
 
 
 def turn_mark(loaded: Loaded, seat: int) -> dict[str, Any]:

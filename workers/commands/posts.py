@@ -14,6 +14,7 @@ from workers import images, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import GID, Context
 from workers.commands.helpers import private_text, safe_png
+from workers.commands.play import move_entries
 from workers.pipeline import BOT
 from workers.replies import Button, Part, Reply, say
 
@@ -29,7 +30,7 @@ class PostParts(CommandBase):
         and secret choices wait until they do. This remembers the chat and hands over what was
         waiting: the "your turn" prompt when the game awaits them, else their hand.
         """
-        self.store.touch_user(ctx.user_key, ctx.name, ctx.chat)
+        self.store.touch_user(ctx.own_key, ctx.name, ctx.chat)
         intro = "Connected. Your private information (hands, secret choices, your turn) arrives here."
         gid = payload.strip().lower()
         if not (GID.match(gid) and self.store.meta(gid)):
@@ -76,17 +77,13 @@ class PostParts(CommandBase):
             waiting = sorted(game.to_move(state))
             if len(waiting) == 1 and loaded.seats.get(waiting[0]) != BOT:
                 seat = waiting[0]
-                public_moves = [
-                    game.notation(state, seat, a)
-                    for a in game.legal_actions(state, seat)
-                    if not game.private_action(state, seat, a)
-                ]
+                public_moves = [e for e in move_entries(at, seat) if not e.private and not e.variant]
                 if public_moves:
                     groups: dict[str, list[str]] = {}
-                    for t in public_moves:
-                        groups.setdefault(game.action_group(t), []).append(t)
+                    for e in public_moves:
+                        groups.setdefault(game.action_group(e.text), []).append(e.text)
                     buttons = self._buttons(at, seat, public_moves, groups)
-        return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons)
+        return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons, game=gid)
 
     def prompt_part(self, message: dict[str, Any]) -> Part | None:
         """A private "your turn" note with the private moves (hands, secret picks), or None
@@ -96,13 +93,16 @@ class PostParts(CommandBase):
         game, state = loaded.game, loaded.state
         if seat not in game.to_move(state) or loaded.meta.get("status") != "active":
             return None
-        actions = game.legal_actions(state, seat)
-        notations = [(game.notation(state, seat, a), game.private_action(state, seat, a)) for a in actions]
         head = f"⏳ Your turn in {game.info.name} `{gid}`: {game.status(state, seat)}"
         hand = private_text(game, state, seat) if game.info.hidden_information else ""
         ctx = Context("", "", "", "", private=True)
-        moves = self._moves_reply(loaded, seat, notations, ctx)[0]
-        return Part(text="\n".join(x for x in (head, hand, moves.text) if x), private=True, buttons=moves.buttons)
+        moves = self._moves_reply(loaded, seat, move_entries(loaded, seat), ctx)[0]
+        return Part(
+            text="\n".join(x for x in (head, hand, moves.text) if x),
+            private=True,
+            buttons=moves.buttons,
+            game=gid,
+        )
 
     def reminder_part(self, message: dict[str, Any]) -> Part | None:
         gid = message["game"]

@@ -7,6 +7,7 @@ Redis/Valkey and a real Celery worker subprocess (stopped by its PID).
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ import pytest
 from tests.bots.telegram.fake_api import TOKEN, FakeBotApi, FakeUser, Msg
 from tests.conftest import Worker
 
-PLUGINS = "tests.support.toy,tests.bots.telegram.toy_render"
+PLUGINS = "tests.support.toy,tests.support.steps,tests.bots.telegram.toy_render"
 
 ALICE = FakeUser(1001, "Alice")
 BOB = FakeUser(1002, "Bob")
@@ -57,6 +58,7 @@ class Table:
 
     async def start(self, *, webhook: Any = None) -> Table:
         import tests.bots.telegram.toy_render  # noqa: F401 - the toy's board image in this process
+        importlib.import_module("tests.support.steps")  # the multi-step test game, in this process
         from bots.telegram.app import build_application, start
         from workers.client import Client
 

@@ -45,8 +45,9 @@ async def press_move(table: Table, user: FakeUser, notation: str, group_label: s
         if notation[:60] in labels:
             answered = set(fake.answers)
             fake.press(user, msg, notation[:60])
-            # the pressed keyboard is taken away once the move is in (its buttons are stale)
-            await fake.wait(lambda: not msg.buttons(), 20, "the pressed keyboard removed")
+            # the pressed keyboard is taken away once the move is in (its buttons are stale), or
+            # replaced in place by the next step's buttons when the turn goes on
+            await fake.wait(lambda labels=labels: msg.labels() != labels, 20, "the pressed keyboard changed")
             new = await fake.wait(lambda seen=answered: set(fake.answers) - seen, 20, "the press answered")
             # A keyboard from an earlier moment (its prompt was delivered before the last move
             # landed) is refused with a notice and removed: correct, but not a move made.

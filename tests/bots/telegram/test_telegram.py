@@ -10,6 +10,8 @@ import asyncio
 import json
 import time
 
+import pytest
+
 from bots.telegram.app import Webhook, agora
 from tests.bots.telegram.conftest import ALICE, BOB, CAROL, Table
 from tests.bots.telegram.fake_api import FakeBotApi, Msg
@@ -170,11 +172,13 @@ async def test_private_information_and_deep_link(table: Table) -> None:
     board = await table.turn_photo(after=t1)
     assert "Player 2 adds 3. Total 5." in board.body
     await fake.wait(lambda: [m for m in fake.sent(BOB.id, since=t1) if SECRET in m.body], 10)
-    # /hand in the group now goes to his private chat, with a short note in the group
+    # /hand in the group now goes to his private chat, acknowledged with a reaction on the
+    # command (a "sent to our private chat" line would be noise for the whole table)
     t2 = time.perf_counter()
-    table.say(BOB, "/hand")
+    hand_uid = table.say(BOB, "/hand")
     await fake.wait(lambda: [m for m in fake.sent(BOB.id, since=t2) if f"hand: {SECRET}" in m.body], 10)
-    await fake.wait(lambda: [m for m in fake.group(since=t2) if "sent to our private chat" in m.body], 10)
+    await fake.wait(lambda: fake.reactions_to(hand_uid), 10)
+    assert not [m for m in fake.group(since=t2) if "private chat" in m.body]
     assert SECRET not in group_text(fake)
     # my games, across chats, from the private chat
     mine = (await table.ask(ALICE, "/mygames", private=True))[-1].body
@@ -198,7 +202,7 @@ async def test_bad_input_gets_a_friendly_reply_and_changes_nothing(table: Table)
     await table.handled(uid)
     assert "There is no game in this chat" in fake.sent(-100_888, since=before)[-1].body
 
-    for user in (ALICE, BOB):  # refusals in a game with hidden information are private
+    for user in (ALICE, BOB):
         await table.ask(user, "/start", private=True)
     gid, board = await start_toy(table)
     token = board.button("add 1")["callback_data"]
@@ -208,15 +212,17 @@ async def test_bad_input_gets_a_friendly_reply_and_changes_nothing(table: Table)
 
     unknown = (await table.ask(ALICE, "/frobnicate"))[-1].body
     assert unknown.startswith("I don't know the command frobnicate. Try:")
-    malformed = private_reply(await table.ask(ALICE, "/move add 7"), ALICE)
-    # the engine's own message, closest legal moves included, reaches the user intact
+    # Refusals are answered where the move was typed: the toy's moves reveal nothing hidden,
+    # so the engine's own message, closest legal moves included, reaches the group intact.
+    malformed = (await table.ask(ALICE, "/move add 7"))[-1]
+    assert malformed.chat == fake.group_id
     assert malformed.body == "add 7 is not a legal move right now. Closest legal moves: add 3; add 2; add 1."
     assert "<code>add 3</code>" in (malformed.text or "")
-    gibberish = private_reply(await table.ask(ALICE, "/move jump"), ALICE).body
+    gibberish = (await table.ask(ALICE, "/move jump"))[-1].body
     assert gibberish == "I don't know the word jump. A move starts with one of: add, roll."
-    out_of_turn = private_reply(await table.ask(BOB, "/move add 1"), BOB).body
-    assert out_of_turn.startswith("It is not your turn.")
-    assert "sent to our private chat" in fake.group()[-1].body
+    out_of_turn = (await table.ask(BOB, "/move add 1"))[-1]
+    assert out_of_turn.body.startswith("It is not your turn.") and out_of_turn.chat == fake.group_id
+    assert not [m for m in fake.group() if "private chat" in m.body]
     foreign = fake.push_callback(BOB, board, token)  # Alice's button, pressed by Bob
     await table.handled(foreign)
     assert list(fake.answers.values())[-1] == "That button belongs to another player."
@@ -290,7 +296,7 @@ async def test_flood_control_and_network_errors(table: Table) -> None:
     captions = [m.body for m in fake.photos(fake.group_id)]
     assert sum("Player 1 adds 3" in c for c in captions) == 1
     assert sum("Player 2 adds 1" in c for c in captions) == 1
-    assert sum("add 9 is not" in m.body for m in fake.sent(BOB.id)) == 1
+    assert sum("add 9 is not" in m.body for m in fake.group()) == 1
     assert 429 in [c.status for c in fake.method_calls("sendMessage")]
     assert table.version(gid) == 3
 
@@ -372,6 +378,69 @@ async def test_webhook_mode(fake: FakeBotApi, redis_url: str, store: object, tg_
                 assert r.status == 200
         assert "toy" in fake.group()[-1].body  # answered before the 200
         assert json.dumps(fake.webhook.get("allowed_updates", "")).count("callback_query") == 1
+    finally:
+        await table.stop()
+        table.close()
+
+
+async def test_store_errors_while_delivering_lose_no_board_and_send_none_twice(table: Table) -> None:
+    """A store restart makes building a turn post fail (a reset connection) and then writing
+    its sent marker fail: the post stays pending and goes out later, once, with its image."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    fake = table.fake
+    gid, _ = await start_toy(table)
+    version = table.version(gid)
+    commands, client = table.client.commands, table.client
+    real_turn_part, real_mark_sent = commands.turn_part, client.mark_sent
+    failures = {"build": 2, "mark": 2}
+
+    def flaky_turn_part(message: dict[str, object]) -> object:
+        if failures["build"]:
+            failures["build"] -= 1
+            raise RedisConnectionError("Connection reset by peer")
+        return real_turn_part(message)
+
+    def flaky_mark_sent(envelope: object) -> None:
+        if failures["mark"] and failures["build"] == 0:
+            failures["mark"] -= 1
+            raise RedisConnectionError("Connection reset by peer")
+        real_mark_sent(envelope)
+
+    commands.turn_part = flaky_turn_part
+    client.mark_sent = flaky_mark_sent
+    try:
+        t0 = time.perf_counter()
+        table.say(ALICE, "/move add 3")
+        board = await table.turn_photo(after=t0)
+        await asyncio.sleep(1.0)
+    finally:
+        commands.turn_part, client.mark_sent = real_turn_part, real_mark_sent
+    assert failures == {"build": 0, "mark": 0}
+    assert board.photo, "the turn went out with its image"
+    captions = [m.body for m in fake.photos(fake.group_id)]
+    assert sum("Player 1 adds 3" in c for c in captions) == 1
+    assert table.version(gid) == version + 1
+    assert table.client.store.r.xpending("agora:outbox:telegram", "delivery")["pending"] == 0
+
+
+async def test_group_messages_are_paced_to_the_flood_limit(
+    fake: FakeBotApi, redis_url: str, store: object, tg_worker: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot keeps Telegram's per-group limit itself (here shrunk to 2 messages a second)
+    instead of sending as fast as it can and waiting out 429 answers."""
+    monkeypatch.setenv("TELEGRAM_GROUP_RATE", "2/1")
+    table = Table(fake, redis_url)
+    await table.start()
+    try:
+        t0 = time.perf_counter()
+        for _ in range(6):
+            uid = table.say(ALICE, "/games")
+        await table.handled(uid)
+        replies = await fake.wait(lambda: fake.group(since=t0)[5:] and fake.group(since=t0), 30, "six replies")
+        spread = replies[5].at - replies[0].at
+        assert spread >= 1.5, f"six group messages within {spread:.2f} s at 2 a second"
+        assert all(c.status == 200 for c in fake.method_calls("sendMessage"))
     finally:
         await table.stop()
         table.close()

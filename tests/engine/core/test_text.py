@@ -53,3 +53,11 @@ def test_helpers_compose() -> None:
     assert join_words(["a", "b", "c"]) == "a, b and c"
     assert join_words(["a", "b"], "or") == "a or b"
     assert join_words([]) == ""
+
+
+def test_count_range_never_repeats_one_number() -> None:
+    from engine.core.text import count_range
+
+    assert count_range(2, 2, "player") == "2 players"
+    assert count_range(2, 8, "player") == "2–8 players"
+    assert count_range(1, 1, "player") == "1 player"

@@ -60,20 +60,18 @@ def test_bot_takes_sensible_actions() -> None:
     # A conquest is available: the bot declares it.
     b = Board(active=BROWN).city("tarraco", BEIGE, "gold", temple=True).units(BROWN, "tarraco", legions=3)
     b.conquest_step()
-    assert GAME.notation(b.state, BROWN, GAME.auto_action(b.state, BROWN, 1)) == "conquer tarraco"
+    assert GAME.notation(b.state, BROWN, GAME.auto_action(b.state, BROWN, 1)) == "conquer Tarraco"
     # It founds a city where its unit stands.
     b = Board(active=BROWN).units(BROWN, "numantia", legions=1).founding_step()
-    assert GAME.notation(b.state, BROWN, GAME.auto_action(b.state, BROWN, 1)).startswith("found numantia")
+    assert GAME.notation(b.state, BROWN, GAME.auto_action(b.state, BROWN, 1)).startswith("found Numantia")
     # It answers a conquest with its Fortress when that saves the city.
     b = Board(active=BROWN).city("tarraco", BEIGE, "gold").units(BROWN, "tarraco", legions=1).hand(BEIGE, "FORTRESS")
     b.conquest_step()
     b.play(BROWN, "conquer tarraco")
-    assert GAME.notation(b.state, BEIGE, GAME.auto_action(b.state, BEIGE, 1)) == "play fortress"
+    assert GAME.notation(b.state, BEIGE, GAME.auto_action(b.state, BEIGE, 1)) == "play Fortress"
     # It takes a Fortress when one is in the row.
-    b = Board(active=BROWN).row("FORTRESS", "TREASURY", "ORACLE")
-    b.state.players[BEIGE].owed = 1
-    b.start(BEIGE)
-    assert GAME.notation(b.state, BEIGE, GAME.auto_action(b.state, BEIGE, 1)) == "take fortress"
+    b = Board(active=BROWN).row("Fortress", "Treasury", "Oracle").owed("Romans", 1).start("Romans")
+    assert GAME.notation(b.state, BEIGE, GAME.auto_action(b.state, BEIGE, 1)) == "take Fortress"
     # It builds a temple when it can.
     b = Board(active=BEIGE).resources(BEIGE, marble=6, coins=0).action("TEMPLUM")
     assert GAME.notation(b.state, BEIGE, GAME.auto_action(b.state, BEIGE, 1)).startswith("temple ")

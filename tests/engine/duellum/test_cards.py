@@ -81,8 +81,7 @@ def test_AD_EC_06_oracle() -> None:
     b.play(BROWN, "play oracle")
     b.play(BROWN, "rondel marmor pay marble")
     assert b.res(BROWN)[0] == 5 - 1 + 1
-    b = Board(active=BROWN).hand(BROWN, "ORACLE")
-    b.state.players[BROWN].stone = -1
+    b = Board(active="Carthaginians").hand("Carthaginians", "Oracle").stone("Carthaginians", "first")
     with pytest.raises(IllegalAction, match="not on your first turn"):
         b.play(BROWN, "play oracle")
 
@@ -199,10 +198,7 @@ def test_merchant_caravan_and_treasury() -> None:
 
 
 def test_treasury_with_a_short_bank() -> None:
-    b = Board(active=BROWN).hand(BROWN, "TREASURY")
-    s = b.state
-    s.players[BEIGE].res[3] += s.bank_coins - 1
-    s.bank_coins = 1
+    b = Board(active="Carthaginians").hand("Carthaginians", "Treasury").bank(1, rest_to="Romans")
     before = b.res(BROWN)
     assert "play treasury iron" in b.legal_texts(BROWN) and "play treasury" not in b.legal_texts(BROWN)
     b.play(BROWN, "play treasury iron")

@@ -39,8 +39,8 @@ def test_AD_EX_01_rondel_costs() -> None:
     texts = b.legal_texts(BROWN)
     assert "rondel templum" in texts and "rondel aurum" in texts and "rondel duellum-a" in texts
     assert "rondel militia pay marble" in texts
-    assert "rondel marmor pay marble marble" in texts
-    assert "rondel ferrum pay marble marble marble marble marble" in texts
+    assert "rondel marmor pay 2 marble" in texts
+    assert "rondel ferrum pay 5 marble" in texts
     # s = 0 (staying) does not exist: FERRUM again is the full circle for 5.
     assert "rondel ferrum" not in texts
     with pytest.raises(IllegalAction, match="costs 1"):
@@ -51,8 +51,7 @@ def test_AD_EX_01_rondel_costs() -> None:
 
 
 def test_AD_EX_01_first_turn_any_space_free() -> None:
-    b = Board(active=BROWN)
-    b.state.players[BROWN].stone = -1
+    b = Board(active="Carthaginians").stone("Carthaginians", "first")
     assert all(rondel.cost(b.state, BROWN, i) == 0 for i in range(8))
     assert len([t for t in b.legal_texts(BROWN) if t.startswith("rondel")]) == 8
 
@@ -171,9 +170,7 @@ def test_AD_EX_05_moneta_and_empty_bank() -> None:
     before = b.res(BEIGE)
     b.play(BEIGE, "rondel aurum")
     assert b.res(BEIGE)[2] - before[2] == 5 and b.res(BEIGE)[3] - before[3] == 1
-    b = _production_board()
-    b.state.players[BROWN].res[3] += b.state.bank_coins
-    b.state.bank_coins = 0
+    b = _production_board().bank(0, rest_to=BROWN)
     before = b.res(BEIGE)
     b.play(BEIGE, "rondel aurum")
     assert b.res(BEIGE)[3] == before[3]
@@ -222,7 +219,7 @@ def _militia_board() -> Board:
 def test_AD_EX_07_militia_with_immediate_battle() -> None:
     b = _militia_board()
     beige_box = b.state.players[BEIGE].box[:]
-    with pytest.raises(IllegalAction, match="LAND region: it cannot take galleys"):
+    with pytest.raises(IllegalAction, match="a land region: it cannot take galleys"):
         b.play(BROWN, "deploy galley zama")
     with pytest.raises(IllegalAction, match="at most 1 new unit"):
         b.play(BROWN, "deploy 2 legions carthago")
@@ -626,5 +623,5 @@ def test_AD_EX_18_admiral_defends_and_lone_special_cannot_conquer() -> None:
 
 def test_AD_EX_12_route_must_name_the_battle_region() -> None:
     b = _greeks()
-    with pytest.raises(IllegalAction, match="aigaion-lemnos-ainos"):
+    with pytest.raises(IllegalAction, match="Aigaion Pelagos-Lemnos-Ainos"):
         b.play(BROWN, "move 2 galleys aigaion-ainos")

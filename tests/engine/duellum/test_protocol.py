@@ -175,7 +175,7 @@ def test_view_last_turn_and_status() -> None:
 
 def test_help_and_groups() -> None:
     text = GAME.help_text()
-    assert "rondel scientia pay iron" in text and "move 2 legions roma-ancona" in text
+    assert "rondel scientia pay iron" in text and "move 2 legions Roma-Ancona" in text
     assert GAME.action_group("rondel templum") == "rondel"
     assert GAME.action_group("temple roma") == "build" and GAME.action_group("wall roma") == "build"
     assert GAME.action_group("play fortress") == "cards" and GAME.action_group("done") == "finish"
@@ -234,7 +234,7 @@ def test_specific_illegal_reasons_in_chat() -> None:
         b.play(BEIGE, "temple roma")
     assert info.value.reason == (
         "Building a temple in Roma costs 6 marble and 1 coin (coins replace missing marble; the surcharge must be "
-        "coins); you have 4 marble, 3 iron, 3 gold, 0 coins."
+        "coins); you have 4 marble, 3 iron, 3 gold and 0 coins."
     )
     with pytest.raises(IllegalAction, match="Carthago is not one of your cities"):
         b.play(BEIGE, "build temple carthago")
@@ -340,7 +340,7 @@ def test_fortress_window_view() -> None:
     assert v["pending_conquest"] == {"region": "tarraco", "card": None}
     assert GAME.legal_actions(b.state, BROWN) == [] and [
         GAME.notation(b.state, BEIGE, a) for a in GAME.legal_actions(b.state, BEIGE)
-    ] == ["play fortress", "pass"]
+    ] == ["play Fortress", "pass"]
     assert "Fortress" in GAME.status(b.state, None)
 
 

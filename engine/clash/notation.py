@@ -1,0 +1,108 @@
+"""Chat notation of actions (see :mod:`engine.clash.actions` for the list of forms).
+
+Why cities are written by name: players think "collect in Athens", and a name is shorter than a
+space; the record keeps the space, and ``notation_forms`` also accepts the space (``collect d2``).
+"""
+
+from __future__ import annotations
+
+from engine.clash.actions import Action, slug
+from engine.clash.data import TABLES
+from engine.clash.state import State
+
+
+def city_word(state: State, space: str) -> str:
+    """The name of the city on ``space`` as one lower-case word."""
+    city = state.city_at(space)
+    return city.name.lower().replace(" ", "-") if city else space
+
+
+def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
+    """Canonical notation (``by_space``: the city written as its space)."""
+    k = a.kind
+    city = a.space if by_space else city_word(state, a.space) if a.space else ""
+    flags = "".join(" " + f for f in a.flags)
+    if k == "advance":
+        keep = (" keep " + " ".join(slug(x) for x in a.items)) if a.items else ""
+        return f"advance {slug(a.name)}{keep}"
+    if k == "found":
+        return f"found {a.space}"
+    if k in ("collect", "build"):
+        return f"{k} {city} {' '.join(a.items)}{flags}"
+    if k == "grow":
+        port = f" {a.to}" if a.to else ""
+        return f"grow {city} {a.name}{port}{flags}"
+    if k == "move":
+        if a.items[0].startswith("ship"):
+            return f"move {' '.join(a.items)} {a.to}{flags}"
+        return f"move {a.space} {a.to} {' '.join(a.items)}{flags}"
+    if k == "civic":
+        steps = " 2" if a.n == 2 else ""
+        return f"civic {city}{steps}{flags}"
+    if k in ("theater", "orient"):
+        return f"{k} {a.name}"
+    if k in ("anchor", "barbarians"):
+        return f"{k} {a.to}"
+    if k == "income":
+        total = int(state.pending.get("n", 0)) if state.pending else 0
+        return f"income food {total - a.n} gold {a.n}"
+    if k == "raze":
+        return f"raze {city}"
+    if k == "reserve":
+        return f"reserve {a.name.replace('_', '-')}"
+    if k == "keep":
+        return "no raze"
+    if k == "first":
+        return f"first {TABLES.colours[a.n].lower()}"
+    return k
+
+
+def forms(state: State, seat: int, a: Action) -> list[str]:
+    """Canonical text first, then the same with the city written as its space."""
+    out = [text(state, seat, a)]
+    if a.kind in ("collect", "build", "grow", "civic", "raze"):
+        alt = text(state, seat, a, by_space=True)
+        if alt != out[0]:
+            out.append(alt)
+    if a.kind == "advance":
+        out.append(out[0].replace("-", " "))
+    return out
+
+
+_ORDER = ("food", "wood", "ore", "gold", "mood", "settler", "army", "ship")
+_MOVE_ORDER = ("army", "settler")
+_PLURAL = {"armies": "army", "settlers": "settler", "ships": "ship", "moods": "mood"}
+
+
+def normalize_typed(text: str) -> str:
+    """Accept natural variants before matching: any order of resources and units
+    (``collect athens wood wood food``), counts (``build athens 2 army``), plurals, and units
+    before the spaces of a move (``move army b3 c3``)."""
+    from engine.core.notation import tokens
+
+    words = [_PLURAL.get(w, w) for w in tokens(text)]
+    if not words or words[0] not in ("collect", "build", "move"):
+        return text
+    expanded: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w.isdigit() and i + 1 < len(words) and words[i + 1] in _ORDER and 1 <= int(w) <= 8:
+            expanded.extend([words[i + 1]] * int(w))
+            i += 2
+            continue
+        expanded.append(w)
+        i += 1
+    verb, rest = expanded[0], expanded[1:]
+    if verb in ("collect", "build") and rest:
+        order = ("food", "wood", "ore", "gold", "mood") if verb == "collect" else ("settler", "army", "ship")
+        items = sorted((w for w in rest[1:] if w in order), key=order.index)
+        others = [w for w in rest[1:] if w not in order]
+        return " ".join([verb, rest[0], *items, *others])
+    if verb == "move":
+        units = [w for w in rest if w in _MOVE_ORDER]
+        others = [w for w in rest if w not in _MOVE_ORDER]
+        if units and len(others) >= 2:
+            units.sort(key=_MOVE_ORDER.index)
+            return " ".join(["move", others[0], others[1], *units, *others[2:]])
+    return " ".join(expanded)

@@ -1,0 +1,475 @@
+"""The round: turns of three actions, the start and end of a turn, the status phase and the end
+of the game (rules sections 6, 16, 17 and 19.3-19.4).
+
+Why a single dispatcher: every action first checks that it is the seat's turn and that it is legal
+(``Game.apply``); here each kind is carried out, the open multi-step action (Move / Civic
+Improvement) is closed by any other action, and the turn passes once no action is left and nothing
+is pending.
+"""
+
+from __future__ import annotations
+
+from engine.clash.actions import Action
+from engine.clash.advances import acquire, eligible, payment, switch_options
+from engine.clash.cities import (
+    build,
+    civic,
+    collect,
+    finish_activation,
+    found,
+    grow,
+    husbandry_cost,
+)
+from engine.clash.data import ADVANCES, RULES, TABLES
+from engine.clash.movement import anchor, apply_move, finish_orientation, place_barbarians
+from engine.clash.resources import gain, gain_culture, gain_mood
+from engine.clash.state import City, State
+from engine.clash.trade_routes import route_count
+from engine.core.events import Event, public
+from engine.core.text import count, join_words
+
+
+def colour(seat: int) -> str:
+    """Seat display name."""
+    return TABLES.colours[seat]
+
+
+def last_round(state: State) -> int:
+    """6 normally, 4 in the four-round game, 7 with the variable end."""
+    if state.options.get("four_rounds"):
+        return 4
+    if state.options.get("variable_end"):
+        return 7
+    return int(RULES["rounds"])
+
+
+def city_at(state: State, space: str) -> City:
+    """The city on ``space`` (it must exist: the action was legal)."""
+    city = state.city_at(space)
+    if city is None:
+        raise AssertionError(f"no city on {space}")
+    return city
+
+
+# ------------------------------------------------------------------ turn start / end
+def start_turn(state: State) -> list[Event]:
+    """Reset per-turn things, the variable-end roll, then Trade Routes income (rules 6.2)."""
+    seat = state.active
+    p = state.pl[seat]
+    state.actions_left = int(RULES["actions_per_turn"])
+    state.mode = ""
+    state.mode_left = 0
+    state.prev_changed = sorted(set(state.changed))
+    state.changed = []
+    p.used = []
+    p.collects = 0
+    p.forced_labor = False
+    p.free_economy = "free_economy" in p.advances
+    events: list[Event] = []
+    if state.options.get("variable_end") and seat == state.first:
+        for rnd, trn, top in TABLES.rules["variable_end"]["ranges"]:
+            if rnd == state.round and trn == state.turn:
+                roll = state.rng.randint(1, 6)
+                if roll <= top:
+                    end_game(state, f"the end die showed {roll} in round {rnd}, turn {trn}")
+                    return [public(f"{colour(seat)} rolls {roll} for the end of the game: the game ends now.", "end")]
+                events.append(public(f"{colour(seat)} rolls {roll} for the end of the game: play goes on.", "roll"))
+    if "trade_routes" in p.advances:
+        n = route_count(state, seat)
+        if n and "currency" in p.advances:
+            state.pending = {"kind": "income", "seat": seat, "n": n}
+        elif n:
+            kept = gain(p, "food", n)
+            events.append(public(f"{colour(seat)} gains {kept} food from {count(n, 'trade route')}.", "income"))
+    return events
+
+
+def end_turn(state: State) -> list[Event]:
+    """Clear the turn's flags and pass to the next seat (or to the status phase)."""
+    seat = state.active
+    clear_turn_flags(state, seat)
+    state.mode = ""
+    state.mode_left = 0
+    events = [public(f"{colour(seat)} ends the turn.", "turn")]
+    nxt = state.left_of(seat)
+    state.active = nxt
+    if nxt == state.first:
+        state.turn += 1
+        if state.turn > int(RULES["turns_per_round"]):
+            events.extend(start_status(state))
+            return events
+    events.extend(start_turn(state))
+    if state.phase == "turn":
+        events.append(public(f"Round {state.round}, turn {state.turn}: {colour(state.active)} to play.", "turn"))
+    return events
+
+
+def clear_turn_flags(state: State, seat: int) -> None:
+    """End of turn: city activations and unit movement restrictions reset (rules 6.2 step 3)."""
+    for c in state.cities_of(seat):
+        c.activations = 0
+    for u in state.units:
+        if u.owner == seat:
+            u.moved = -1
+            u.embarked = -1
+            u.stopped = False
+            u.forest = False
+            u.fought = False
+
+
+# ------------------------------------------------------------------ status phase
+def start_status(state: State) -> list[Event]:
+    """Status phase step 1 (objectives come with the card decks) and the end check (rules 16-17)."""
+    state.phase = "status"
+    events = [public(f"Round {state.round} ends: status phase.", "status")]
+    no_city = [s for s in range(state.players) if not state.cities_of(s)]
+    if state.round >= last_round(state) or no_city:
+        why = (
+            f"{join_words(colour(s) for s in no_city)} {'has' if len(no_city) == 1 else 'have'} no city left"
+            if no_city
+            else f"round {state.round} was the last"
+        )
+        end_game(state, why)
+        events.append(public(f"The game ends: {why}.", "end"))
+        return events
+    state.status_step = 2
+    order = seat_order(state)
+    passes = 2 if state.options.get("four_rounds") else 1
+    state.status_queue = order * passes
+    events.extend(run_status(state))
+    return events
+
+
+def seat_order(state: State) -> list[int]:
+    """Seats clockwise from the first player."""
+    return state.clockwise_from(state.first)
+
+
+def free_advance_options(state: State, seat: int) -> list[Action]:
+    """Advances ``seat`` may take free in status step 2 (Steel Weapons' Ore still due)."""
+    p = state.pl[seat]
+    out = []
+    for adv in TABLES.advance_order:
+        if eligible(p, adv) and payment(state, p, adv, True) is not None:
+            for keep in switch_options(p, adv):
+                out.append(Action("advance", name=adv, items=keep))
+    return out
+
+
+def raze_options(state: State, seat: int) -> list[City]:
+    """Own size-1 cities that may be razed (never the only city, D-43)."""
+    mine = state.cities_of(seat)
+    if len(mine) < 2:
+        return []
+    return [c for c in mine if c.size == 1]
+
+
+def run_status(state: State) -> list[Event]:
+    """Advance the status phase until a seat must choose or the next round begins."""
+    events: list[Event] = []
+    while not state.pending and state.phase == "status":
+        if state.status_step == 2:
+            while state.status_queue:
+                seat = state.status_queue.pop(0)
+                if free_advance_options(state, seat):
+                    state.pending = {"kind": "free", "seat": seat}
+                    return events
+            state.status_step = 3
+        elif state.status_step == 3:
+            for seat in seat_order(state):
+                # Hook: one Action card and one Objective card each (the decks come with part 2).
+                state.card_log.append([seat, "status-draw"])
+            state.status_step = 4
+            state.status_queue = seat_order(state)
+        elif state.status_step == 4:
+            while state.status_queue:
+                seat = state.status_queue.pop(0)
+                if raze_options(state, seat):
+                    state.pending = {"kind": "raze", "seat": seat}
+                    return events
+            state.status_step = 5
+        elif state.status_step == 5:
+            chooser = first_player_chooser(state)
+            if chooser >= 0:
+                state.pending = {"kind": "first", "seat": chooser}
+                return events
+            events.extend(next_round(state))
+    return events
+
+
+def first_player_chooser(state: State) -> int:
+    """Rules 16 step 5 and D-06: -1 when the first player stays, else the seat who chooses."""
+    total = [p.culture_level + p.happiness_level for p in state.pl]
+    best = max(total)
+    if total[state.first] >= best:
+        return -1
+    for s in state.clockwise_from(state.left_of(state.first)):
+        if total[s] == best:
+            return s
+    return -1
+
+
+def next_round(state: State) -> list[Event]:
+    """Move the round marker and start the first player's turn."""
+    state.round += 1
+    state.turn = 1
+    state.phase = "turn"
+    state.status_step = 0
+    state.active = state.first
+    events = [public(f"Round {state.round} begins; {colour(state.first)} is the first player.", "round")]
+    events.extend(start_turn(state))
+    return events
+
+
+def end_game(state: State, why: str) -> None:
+    """Stop the game; the outcome is scored from the final state."""
+    state.phase = "over"
+    state.pending = {}
+    state.end_reason = why
+
+
+# ------------------------------------------------------------------ dispatch
+def close_mode(state: State, action: Action) -> None:
+    """Any action other than a further step closes the open Move / Civic Improvement action."""
+    if state.mode == "move" and action.kind == "move" and state.mode_left > 0:
+        return
+    if state.mode == "civic" and action.kind == "civic" and "voting" not in action.flags:
+        return
+    state.mode = ""
+    state.mode_left = 0
+
+
+def apply_action(state: State, seat: int, action: Action) -> list[Event]:
+    """Carry out a legal action."""
+    if state.pending:
+        return _apply_pending(state, seat, action)
+    close_mode(state, action)
+    me = colour(seat)
+    p = state.pl[seat]
+    kind = action.kind
+    events: list[Event] = []
+    if kind == "end":
+        return end_turn(state)
+    if kind == "done":
+        state.mode = ""
+        state.mode_left = 0
+        return [public(f"{me} finishes the action.", "info")]
+    if kind == "advance":
+        state.actions_left -= 1
+        lines = acquire(state, seat, action.name, action.items, free=False)
+        events.append(public(f"{me} acquires {ADVANCES[action.name].name}" + _tail(lines) + ".", "advance"))
+        events.extend(_after_levels(state, seat))
+    elif kind == "found":
+        state.actions_left -= 1
+        city = found(state, seat, action.space)
+        state.changed.append(action.space)
+        events.append(public(f"{me} founds {city.name} on {action.space.upper()}.", "found"))
+    elif kind == "collect":
+        city = city_at(state, action.space)
+        if p.free_economy and p.collects >= 1:
+            state.actions_left -= 1
+            p.mood_tokens -= 2
+        elif not (p.free_economy and p.collects == 0):
+            state.actions_left -= 1
+        p.collects += 1
+        if "husbandry" in action.flags:
+            p.used.append("husbandry")
+            if husbandry_cost(p):
+                _pay_food(p, husbandry_cost(p))
+        collect(state, seat, city, action.items)
+        dropped = finish_activation(city)
+        state.changed.append(city.space)
+        events.append(
+            public(f"{me} collects {_items(action.items)} in {city.name}" + _drop(dropped, city) + ".", "collect")
+        )
+    elif kind == "build":
+        state.actions_left -= 1
+        city = city_at(state, action.space)
+        token = next((f for f in action.flags if f in ("mood", "culture")), "")
+        build(state, seat, city, action.items, "draft" in action.flags, token)
+        dropped = finish_activation(city)
+        state.changed.append(city.space)
+        events.append(
+            public(f"{me} builds {_units(action.items)} in {city.name}" + _drop(dropped, city) + ".", "build")
+        )
+    elif kind == "grow":
+        state.actions_left -= 1
+        city = city_at(state, action.space)
+        token = next((f for f in action.flags if f in ("mood", "culture")), "")
+        grow(state, seat, city, action.name, action.to, token, "settler" in action.flags)
+        dropped = finish_activation(city)
+        state.changed.append(city.space)
+        events.append(public(f"{me} adds {_a(action.name)} to {city.name}" + _drop(dropped, city) + ".", "grow"))
+        if action.name == "temple" and "dogma" in p.advances and dogma_options(state, seat):
+            state.pending = {"kind": "dogma", "seat": seat}
+    elif kind == "civic":
+        if "voting" in action.flags:
+            p.mood_tokens -= 1
+            state.mode = "civic"
+        elif state.mode != "civic":
+            state.actions_left -= 1
+            state.mode = "civic"
+        city = city_at(state, action.space)
+        civic(state, seat, city, action.n)
+        state.changed.append(city.space)
+        events.append(public(f"{me} makes {city.name} {city.mood}.", "civic"))
+    elif kind == "move":
+        lines = apply_move(state, seat, action)
+        what = _units(action.items) if not action.items[0].startswith("ship") else join_words(action.items)
+        events.append(
+            public(f"{me} moves {what} from {action.space.upper()} to {action.to.upper()}" + _tail(lines) + ".", "move")
+        )
+    elif kind == "taxes":
+        state.actions_left -= 1
+        p.used.append("taxes")
+        p.mood_tokens -= 1
+        n = len(state.cities_of(seat))
+        kept = gain(p, "gold", n)
+        events.append(public(f"{me} raises taxes: {kept} gold.", "ability"))
+    elif kind == "liberties":
+        state.actions_left -= 1
+        kept = gain_mood(p, 3)
+        events.append(public(f"{me} uses Civil Liberties: {count(kept, 'mood token')}.", "ability"))
+    elif kind == "cartography":
+        state.actions_left -= 1
+        p.used.append("cartography")
+        n = cartography_regions(state, seat)
+        c = gain_culture(p, n)
+        i = gain(p, "ideas", n)
+        events.append(public(f"{me} uses Cartography: {count(c, 'culture token')} and {count(i, 'idea')}.", "ability"))
+    elif kind == "absolute":
+        p.used.append("absolute_power")
+        p.mood_tokens -= 2
+        state.actions_left += 1
+        events.append(public(f"{me} uses Absolute Power for an extra action.", "ability"))
+    elif kind == "forced":
+        p.mood_tokens -= 1
+        p.forced_labor = True
+        events.append(public(f"{me} uses Forced Labor: angry cities act as neutral this turn.", "ability"))
+    elif kind == "theater":
+        p.used.append("theater_music")
+        if action.name == "culture":
+            p.mood_tokens -= 1
+            gain_culture(p)
+        else:
+            p.culture_tokens -= 1
+            gain_mood(p)
+        events.append(public(f"{me} exchanges a token at the theater for {_a(action.name + ' token')}.", "ability"))
+    else:
+        raise AssertionError(f"unknown action kind {kind}")
+    return events
+
+
+def cartography_regions(state: State, seat: int) -> int:
+    """Regions holding at least one of ``seat``'s ships (CC-EX-10)."""
+    from engine.clash.board import geometry
+
+    geo = geometry(state.players)
+    return len({geo.slot_of[u.space] for u in state.units if u.owner == seat and u.kind == "ship"})
+
+
+def dogma_options(state: State, seat: int) -> list[Action]:
+    """Free Theocracy advances Dogma grants for a new Temple."""
+    p = state.pl[seat]
+    return [
+        Action("advance", name=a)
+        for a in TABLES.by_category["theocracy"]
+        if eligible(p, a) and payment(state, p, a, True) is not None
+    ]
+
+
+def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
+    pend = state.pending
+    kind = pend["kind"]
+    me = colour(seat)
+    events: list[Event] = []
+    if kind == "orient":
+        lines = finish_orientation(state, action.name == "turned")
+        events.append(public(f"{me} " + "; ".join(lines) + ".", "explore"))
+    elif kind == "anchor":
+        lines = anchor(state, action.to)
+        events.append(public(f"{me}'s ship ends on {action.to.upper()}" + _tail(lines) + ".", "explore"))
+    elif kind == "barbarians":
+        lines = place_barbarians(state, action.to)
+        events.append(public(f"{lines[0]}.", "barbarians"))
+    elif kind == "income":
+        p = state.pl[seat]
+        n = int(pend["n"])
+        state.pending = {}
+        gold = gain(p, "gold", action.n)
+        food = gain(p, "food", n - action.n)
+        events.append(public(f"{me} gains {food} food and {gold} gold from trade routes.", "income"))
+    elif kind in ("free", "dogma"):
+        state.pending = {}
+        lines = acquire(state, seat, action.name, action.items, free=True)
+        events.append(
+            public(f"{me} takes {ADVANCES[action.name].name} as a free advance" + _tail(lines) + ".", "advance")
+        )
+        events.extend(_after_levels(state, seat))
+        if kind == "free":
+            events.extend(run_status(state))
+    elif kind == "reserve":
+        state.pending = {}
+        state.reserved[action.name] = seat
+        events.append(public(f"{me} reserves {TABLES.wonders[action.name].name} with Monuments.", "wonder"))
+        if state.phase == "status":
+            events.extend(run_status(state))
+    elif kind == "raze":
+        state.pending = {}
+        if action.kind == "raze":
+            city = city_at(state, action.space)
+            state.cities.remove(city)
+            gain(state.pl[seat], "gold", 1)
+            events.append(public(f"{me} razes {city.name} and gains 1 gold.", "raze"))
+        events.extend(run_status(state))
+    elif kind == "first":
+        state.pending = {}
+        state.first = action.n
+        events.append(public(f"{me} makes {colour(action.n)} the first player.", "first"))
+        events.extend(next_round(state))
+    else:
+        raise AssertionError(f"unknown pending {kind}")
+    return events
+
+
+def _after_levels(state: State, seat: int) -> list[Event]:
+    return []
+
+
+def _pay_food(p: object, n: int) -> None:
+    from engine.clash.state import Player
+
+    assert isinstance(p, Player)
+    use = min(p.res["food"], n)
+    p.res["food"] -= use
+    p.res["gold"] -= n - use
+
+
+def _tail(lines: list[str]) -> str:
+    return (": " + "; ".join(lines)) if lines else ""
+
+
+def _drop(dropped: bool, city: City) -> str:
+    return f"; {city.name} becomes {city.mood}" if dropped else ""
+
+
+def _a(word: str) -> str:
+    from engine.core.text import with_article
+
+    return with_article(word)
+
+
+def _items(items: tuple[str, ...]) -> str:
+    parts = []
+    for r in ("food", "wood", "ore", "gold"):
+        n = items.count(r)
+        if n:
+            parts.append(f"{n} {r}")
+    if items.count("mood"):
+        parts.append(count(items.count("mood"), "mood token"))
+    return join_words(parts) or "nothing"
+
+
+def _units(items: tuple[str, ...]) -> str:
+    parts = [count(items.count(k), k) for k in ("settler", "army", "ship") if items.count(k)]
+    return join_words(parts)

@@ -1,0 +1,102 @@
+"""Clash of Cultures public image, from a view dict only: a header (round, turn, who is awaited),
+the hex map, and one board per player (resources, tokens, levels, points, advances by category).
+
+Layout, 1600 px wide so that it stays readable scaled to a phone: header, map at full width,
+then player boards in two columns. Nothing in this part of the game is hidden from any seat,
+so every view gives the same image (the card hands of the second part get a private image).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from PIL import ImageDraw
+
+from renderer.base import INK, PAPER, draw_text, encode_board, fit_font, font, new_canvas
+from renderer.clash_map import map_image
+from renderer.clash_panels import PANEL_H, draw_panel
+from renderer.viewdata import as_int, as_list, as_map, as_str
+
+WIDTH: Final[int] = 1600
+HEADER_H: Final[int] = 96
+MARGIN: Final[int] = 14
+GAP: Final[int] = 14
+
+WAITING: Final[Mapping[str, str]] = {
+    "orient": "to turn an explored region",
+    "anchor": "to place an exploring ship",
+    "barbarians": "to place Barbarians",
+    "income": "to take trade route income",
+    "free": "to choose a free advance",
+    "dogma": "to choose Dogma's free advance",
+    "raze": "to decide on razing a city",
+    "first": "to choose the first player",
+    "reserve": "to reserve a wonder",
+}
+
+
+def header_text(view: Mapping[str, Any]) -> tuple[str, str]:
+    """Two header lines: where the game stands and who is awaited."""
+    names = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players"))]
+    rnd, turn = as_int(view.get("round"), 1), as_int(view.get("turn"), 1)
+    phase = as_str(view.get("phase"))
+    first = as_int(view.get("first"))
+    line1 = f"Clash of Cultures — round {rnd}" + (f", turn {turn}" if phase == "turn" else ", status phase")
+    if 0 <= first < len(names):
+        line1 += f" — first player {names[first]}"
+    pending = as_map(view.get("pending"))
+    if phase == "over":
+        return line1, "The game is over."
+    if pending:
+        seat = as_int(pending.get("seat"))
+        who = names[seat] if 0 <= seat < len(names) else "?"
+        return line1, f"Waiting for {who} {WAITING.get(as_str(pending.get('kind')), '')}".rstrip() + "."
+    active = as_int(view.get("active"))
+    left = as_int(view.get("actions_left"))
+    who = names[active] if 0 <= active < len(names) else "?"
+    return (
+        line1,
+        f"{who} to play — {left} {'action' if left == 1 else 'actions'} left. Yellow outlines: the latest changes.",
+    )
+
+
+def choice_line(view: Mapping[str, Any]) -> str:
+    """For an open orientation choice: what each orientation would put on which space."""
+    choices = as_map(as_map(view.get("pending")).get("choices"))
+    parts = []
+    for name, ter in choices.items():
+        spaces = ", ".join(f"{as_str(h).upper()} {as_str(t)}" for h, t in as_map(ter).items())
+        parts.append(f"orient {as_str(name)}: {spaces}")
+    return "; ".join(parts)
+
+
+def board_image(view: Mapping[str, Any]) -> Any:
+    """The public image as a Pillow image (before encoding; the benchmark times both)."""
+    mp = map_image(view, WIDTH - 2 * MARGIN)
+    players = [as_map(p) for p in as_list(view.get("players"))]
+    rows = (len(players) + 1) // 2
+    extra = choice_line(view)
+    head = HEADER_H + (36 if extra else 0)
+    height = head + MARGIN + mp.height + GAP + rows * (PANEL_H + GAP) + MARGIN
+    image = new_canvas((WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    l1, l2 = header_text(view)
+    draw_text(draw, (MARGIN, 14), l1, font(32, "bold"), INK)
+    draw_text(draw, (MARGIN, 56), l2, font(26), INK)
+    if extra:
+        draw_text(draw, (MARGIN, 94), extra, fit_font(extra, 24, WIDTH - 2 * MARGIN), INK)
+    draw.line((0, head, WIDTH, head), fill=INK, width=2)
+    image.paste(mp, (MARGIN, head + MARGIN))
+    y = head + MARGIN + mp.height + GAP
+    pw = (WIDTH - 2 * MARGIN - GAP) / 2
+    for i, p in enumerate(players):
+        x = MARGIN + (i % 2) * (pw + GAP)
+        yy = y + (i // 2) * (PANEL_H + GAP)
+        draw_panel(draw, (x, yy, x + pw, yy + PANEL_H), p, as_int(view.get("active")) == i)
+    return image
+
+
+def render(view: Mapping[str, Any]) -> bytes:
+    """The public PNG (every seat's view gives the same image)."""
+    return encode_board(board_image(view))

@@ -1,0 +1,256 @@
+"""The Clash of Cultures hex map: terrain, regions, cities, units, ships with cargo, unexplored
+regions, exhausted land and the last turn's changes, drawn from a view dict only.
+
+Why a cached base per set of revealed regions: the terrain only changes when a region is
+explored, a few times per game; the base (hex fills, region outlines, labels) is drawn once per
+such set and copied each turn, and only the pieces are drawn on top.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from PIL import Image, ImageDraw
+
+from renderer.base import (
+    HIGHLIGHT,
+    INK,
+    RGB,
+    STATIC_LAYERS,
+    WHITE,
+    draw_text,
+    font,
+    fonts_signature,
+    ink_on,
+    new_canvas,
+    player_fill,
+    tint,
+)
+from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
+
+TERRAIN_FILL: Final[Mapping[str, RGB]] = {
+    "fertile": (170, 212, 110),
+    "forest": (62, 132, 72),
+    "mountain": (150, 132, 116),
+    "barren": (226, 206, 150),
+    "sea": (120, 176, 228),
+}
+TERRAIN_LETTER: Final[Mapping[str, str]] = {
+    "fertile": "fertile",
+    "forest": "forest",
+    "mountain": "mountain",
+    "barren": "barren",
+    "sea": "",
+}
+UNKNOWN_FILL: Final[RGB] = (176, 170, 160)
+BARBARIAN_FILL: Final[RGB] = (110, 62, 28)
+BUILDING_LETTER: Final[Mapping[str, str]] = {"temple": "T", "fortress": "F", "academy": "A", "port": "P"}
+MOOD_RING: Final[Mapping[str, RGB]] = {"happy": (250, 210, 40), "angry": (210, 30, 30)}
+
+
+def axial(label: str) -> tuple[int, int]:
+    """Column and 1-based row of a hex label (``c4`` -> (2, 4))."""
+    return ord(label[0].lower()) - ord("a"), int(label[1:])
+
+
+class Geometry:
+    """Pixel positions of the hexes of one layout at one hex size."""
+
+    def __init__(self, hexes: Sequence[str], size: float, margin: float) -> None:
+        self.size = size
+        cols = [axial(h)[0] for h in hexes]
+        rows = [axial(h)[1] for h in hexes]
+        self.min_col = min(cols)
+        self.min_y = min(math.sqrt(3) * size * (r - 1 + 0.5 * (c & 1)) for c, r in zip(cols, rows, strict=True))
+        self.margin = margin
+        w = 1.5 * size * (max(cols) - self.min_col) + 2 * size
+        ys = [math.sqrt(3) * size * (r - 1 + 0.5 * (c & 1)) for c, r in zip(cols, rows, strict=True)]
+        h = max(ys) - self.min_y + math.sqrt(3) * size
+        self.width = int(w + 2 * margin)
+        self.height = int(h + 2 * margin)
+
+    def centre(self, label: str) -> tuple[float, float]:
+        """Centre pixel of a hex."""
+        c, r = axial(label)
+        x = self.margin + self.size + 1.5 * self.size * (c - self.min_col)
+        y = self.margin + math.sqrt(3) / 2 * self.size + math.sqrt(3) * self.size * (r - 1 + 0.5 * (c & 1)) - self.min_y
+        return x, y
+
+    def corners(self, label: str, shrink: float = 0.0) -> list[tuple[float, float]]:
+        """The six corners (flat-topped)."""
+        x, y = self.centre(label)
+        s = self.size - shrink
+        return [(x + s * math.cos(math.radians(60 * i)), y + s * math.sin(math.radians(60 * i))) for i in range(6)]
+
+
+def hex_size_for(hexes: Sequence[str], width: int) -> float:
+    """The largest hex size that fits ``width`` pixels."""
+    cols = [axial(h)[0] for h in hexes]
+    span = max(cols) - min(cols)
+    return (width - 40) / (1.5 * span + 2)
+
+
+def _base(view: Mapping[str, Any], geo: Geometry) -> Image.Image:
+    image = new_canvas((geo.width, geo.height), (214, 226, 236))
+    draw = ImageDraw.Draw(image)
+    small = font(max(12, int(geo.size * 0.22)))
+    tiny = font(max(11, int(geo.size * 0.17)))
+    for slot in as_list(view.get("slots")):
+        slot = as_map(slot)
+        hexes = str_list(slot.get("hexes"))
+        terrain = str_list(slot.get("terrain"))
+        for i, h in enumerate(hexes):
+            fill = TERRAIN_FILL.get(terrain[i], UNKNOWN_FILL) if i < len(terrain) else UNKNOWN_FILL
+            draw.polygon(geo.corners(h), fill=fill, outline=tint(INK, 0.55))
+            x, y = geo.centre(h)
+            ink = ink_on(fill)
+            draw_text(draw, (x, y - geo.size * 0.62), h.upper(), small, ink, anchor="mm")
+            if i < len(terrain):
+                draw_text(draw, (x, y + geo.size * 0.66), TERRAIN_LETTER.get(terrain[i], ""), tiny, ink, anchor="mm")
+            else:
+                draw_text(draw, (x, y), "?", font(int(geo.size * 0.5), "bold"), tint(INK, 0.35), anchor="mm")
+        # Region outline: the outer edges of its four hexes.
+        for h in hexes:
+            pts = geo.corners(h)
+            x0, y0 = geo.centre(h)
+            for k in range(6):
+                a, b = pts[k], pts[(k + 1) % 6]
+                mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+                ox, oy = 2 * mx - x0, 2 * my - y0
+                inside = any(math.dist((ox, oy), geo.centre(o)) < geo.size * 0.5 for o in hexes if o != h)
+                if not inside:
+                    draw.line([a, b], fill=INK, width=max(2, int(geo.size * 0.06)))
+    return image
+
+
+def map_image(view: Mapping[str, Any], width: int) -> Image.Image:
+    """The whole map with pieces, ``width`` pixels wide."""
+    slots = [as_map(s) for s in as_list(view.get("slots"))]
+    hexes = [h for s in slots for h in str_list(s.get("hexes"))]
+    if not hexes:
+        return new_canvas((width, 200))
+    geo = Geometry(hexes, hex_size_for(hexes, width), 20)
+    key = (
+        "clash-map",
+        width,
+        tuple((as_str(s.get("id")), tuple(str_list(s.get("terrain")))) for s in slots),
+        fonts_signature(),
+    )
+    base: Image.Image = STATIC_LAYERS.get(key, lambda: _base(view, geo))
+    image = base.copy()
+    draw = ImageDraw.Draw(image)
+    colours = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players"))]
+    for h in str_list(view.get("changed")):
+        if h in hexes:
+            draw.polygon(geo.corners(h, geo.size * 0.06), outline=HIGHLIGHT, width=max(4, int(geo.size * 0.1)))
+    for h in [x for x in str_list(view.get("exhausted")) if x in hexes]:
+        x, y = geo.centre(h)
+        r = geo.size * 0.3
+        draw.line([(x - r, y - r), (x + r, y + r)], fill=INK, width=5)
+        draw.line([(x - r, y + r), (x + r, y - r)], fill=INK, width=5)
+    known = set(hexes)
+    for city in as_list(view.get("cities")):
+        if as_str(as_map(city).get("space")) in known:
+            _city(draw, geo, as_map(city), colours)
+    units = [u for u in as_list(view.get("units")) if as_str(as_map(u).get("space")) in known]
+    _units(draw, geo, units, colours)
+    return image
+
+
+def owner_fill(owner: int, colours: Sequence[str]) -> RGB:
+    """Fill of a seat's pieces (Barbarians brown)."""
+    if owner < 0 or owner >= len(colours):
+        return BARBARIAN_FILL
+    return player_fill(colours[owner], owner)
+
+
+def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], colours: Sequence[str]) -> None:
+    space = as_str(city.get("space"))
+    if not space:
+        return
+    x, y = geo.centre(space)
+    owner = as_int(city.get("owner"), -1)
+    fill = owner_fill(owner, colours)
+    r = geo.size * 0.34
+    ring = MOOD_RING.get(as_str(city.get("mood")))
+    if ring is not None:
+        draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), fill=ring, outline=INK, width=2)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=3)
+    draw_text(draw, (x, y), str(as_int(city.get("size"), 1)), font(int(r * 1.1), "bold"), ink_on(fill), anchor="mm")
+    pieces = as_map(city.get("pieces"))
+    bx = x - (len(pieces) * r * 0.62) / 2 + r * 0.31
+    for name, col in pieces.items():
+        bfill = owner_fill(as_int(col, -1), colours)
+        s = r * 0.3
+        by = y + r + s * 0.4
+        draw.rectangle((bx - s, by - s, bx + s, by + s), fill=bfill, outline=INK, width=2)
+        draw_text(
+            draw, (bx, by), BUILDING_LETTER.get(name, "?"), font(int(s * 1.5), "bold"), ink_on(bfill), anchor="mm"
+        )
+        bx += r * 0.62
+    mood = as_str(city.get("mood"))
+    if mood in ("happy", "angry"):
+        draw_text(
+            draw,
+            (x - r - 8, y + r * 0.55),
+            mood,
+            font(max(11, int(geo.size * 0.16)), "bold"),
+            INK,
+            anchor="rm",
+            stroke=2,
+            stroke_fill=WHITE,
+        )
+
+
+def _units(draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: Sequence[str]) -> None:
+    stacks: dict[tuple[str, int], dict[str, int]] = {}
+    ships: list[Mapping[str, Any]] = []
+    cargo: dict[tuple[int, int], list[str]] = {}
+    for raw in units:
+        u = as_map(raw)
+        owner = as_int(u.get("owner"), -1)
+        kind = as_str(u.get("kind"))
+        if kind == "ship":
+            ships.append(u)
+        elif as_int(u.get("aboard")):
+            cargo.setdefault((owner, as_int(u.get("aboard"))), []).append(kind)
+        else:
+            stack = stacks.setdefault((as_str(u.get("space")), owner), {})
+            stack[kind] = stack.get(kind, 0) + 1
+    fnt = font(max(12, int(geo.size * 0.2)), "bold")
+    offsets: dict[str, int] = {}
+    for (space, owner), kinds in sorted(stacks.items()):
+        x, y = geo.centre(space)
+        k = offsets.get(space, 0)
+        offsets[space] = k + 1
+        text = " ".join(f"{'A' if kind == 'army' else 'S'}{n}" for kind, n in sorted(kinds.items()))
+        fill = owner_fill(owner, colours)
+        cx, cy = x + geo.size * 0.5, y - geo.size * 0.32 + k * geo.size * 0.32
+        w = geo.size * 0.2 * len(text) * 0.55 + 8
+        draw.rounded_rectangle(
+            (cx - w, cy - geo.size * 0.14, cx + w, cy + geo.size * 0.14), radius=5, fill=fill, outline=INK, width=2
+        )
+        draw_text(draw, (cx, cy), text, fnt, ink_on(fill), anchor="mm")
+    for i, s in enumerate(ships):
+        owner = as_int(s.get("owner"), -1)
+        x, y = geo.centre(as_str(s.get("space")))
+        k = offsets.get(as_str(s.get("space")), 0)
+        offsets[as_str(s.get("space"))] = k + 1
+        del i
+        fill = owner_fill(owner, colours)
+        cy = y - geo.size * 0.3 + k * geo.size * 0.36
+        hw = geo.size * 0.42
+        hull = [
+            (x - hw, cy - geo.size * 0.1),
+            (x + hw, cy - geo.size * 0.1),
+            (x + hw * 0.7, cy + geo.size * 0.16),
+            (x - hw * 0.7, cy + geo.size * 0.16),
+        ]
+        draw.polygon(hull, fill=fill, outline=INK, width=2)
+        load = cargo.get((owner, as_int(s.get("number"))), [])
+        label = f"{as_int(s.get('number'))}" + (
+            "+" + "".join("A" if c == "army" else "S" for c in load) if load else ""
+        )
+        draw_text(draw, (x, cy + geo.size * 0.03), label, fnt, ink_on(fill), anchor="mm")

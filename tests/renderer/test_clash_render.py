@@ -1,0 +1,82 @@
+"""Clash of Cultures image: renders every player count and phase, the same for every seat,
+survives odd views, highlights the last turn's changes and caches the map base."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import renderer
+from engine.clash import ClashGame
+from engine.clash.builder import Position
+from renderer.base import HIGHLIGHT, STATIC_LAYERS
+from renderer.clash import board_image, header_text
+
+GAME = ClashGame()
+
+
+def _played(players: int, seed: int, rounds: int) -> Any:
+    s = GAME.new_game(seed, players)
+    steps = 0
+    while GAME.outcome(s) is None and s.round <= rounds:
+        seat = next(iter(GAME.to_move(s)))
+        s = GAME.apply(s, seat, GAME.auto_action(s, seat, steps)).state
+        steps += 1
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_renders_every_player_count(players: int) -> None:
+    s = _played(players, players, 2)
+    data = renderer.render("clash", GAME.view(s, 0))
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG" and image.size[0] == 1600
+    assert data == renderer.render("clash", GAME.view(s, None)) == renderer.render("clash", GAME.view(s, 1))
+    assert renderer.render_private("clash", GAME.view(s, 0)) is None
+
+
+def test_finished_game_and_odd_views() -> None:
+    s = _played(2, 9, 99)
+    assert GAME.outcome(s) is not None
+    assert header_text(GAME.view(s, None))[1] == "The game is over."
+    good = GAME.view(s, None)
+    odd = {**good, "cities": [1, "x", {"space": "z99"}], "units": [{"space": None}, {"space": "q1", "kind": "ship"}]}
+    for view in ({}, {"slots": None, "cities": [1, "x"], "units": [{"space": None}]}, {"players": [None]}, odd):
+        assert Image.open(io.BytesIO(renderer.render("clash", view))).format == "PNG"
+
+
+def test_last_turn_changes_are_highlighted() -> None:
+    pos = Position(2).clear_units().turn(0)
+    quiet = board_image(GAME.view(pos.state, None))
+    pos.play(0, "collect athens food")
+    loud = board_image(GAME.view(pos.state, None))
+
+    def count(img: Image.Image) -> int:
+        colours = img.getcolors(maxcolors=1 << 24) or []
+        return sum(n for n, c in colours if c == HIGHLIGHT)
+
+    assert count(loud) > count(quiet) + 100
+
+
+def test_map_base_is_cached() -> None:
+    STATIC_LAYERS.clear()
+    pos = Position(2).turn(0)
+    board_image(GAME.view(pos.state, None))
+    board_image(GAME.view(pos.state, None))
+    info = STATIC_LAYERS.info()
+    assert info.builds == 1 and info.hits >= 1
+
+
+def test_orientation_choice_is_shown_in_the_header() -> None:
+    from renderer.clash import choice_line
+
+    pos = Position(2).clear_units()
+    pos.tile("R3", "T13").units(0, "d2", settler=1).turn(0)
+    pos.play(0, "move d2 d3 settler")
+    line = choice_line(GAME.view(pos.state, None))
+    assert line.startswith("orient base: D3 forest") and "orient turned: D3 mountain" in line
+    image = board_image(GAME.view(pos.state, None))
+    assert image.size[1] > board_image(GAME.view(Position(2).state, None)).size[1]

@@ -1,0 +1,137 @@
+"""What the Duellum board says and where: first board, mover, scores, prices, winner, rondel.
+
+Why through ``text_watch``: these are statements a player reads on the board ("Last turn:
+Romans" on a board where nobody has moved yet was wrong); recording every drawn string lets a
+test check the words without reading pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine import find_game
+from renderer import base, duellum, duellum_rondel
+from renderer.duellum_panels import TITLE_H, importance, is_setup, ordered_summary
+from tests.renderer.fixtures import make_view
+
+
+def drawn(view: dict[str, Any]) -> list[str]:
+    with base.text_watch() as texts:
+        duellum.board_image(view)
+    return texts
+
+
+def first_view(side: str = "A") -> dict[str, Any]:
+    game = find_game("duellum")
+    return game.view(game.new_game(3, 2, {"map": side}), None)
+
+
+def test_first_board_has_no_last_turn() -> None:
+    view = first_view()
+    assert is_setup(view)
+    texts = drawn(view)
+    assert not any(t.startswith("Last turn") for t in texts)
+    assert "Start of the game" in texts
+
+
+def test_a_board_after_a_move_names_the_mover_of_the_last_turn() -> None:
+    game = find_game("duellum")
+    state = game.new_game(3, 2, {"map": "A"})
+    seat = min(game.to_move(state))
+    state = game.apply(state, seat, game.auto_action(state, seat, 1)).state
+    view = game.view(state, None)
+    assert not is_setup(view)
+    nation = view["players"][view["last_turn"]["seat"]]["nation"]
+    assert f"Last turn: {nation}" in drawn(view)
+
+
+def test_every_summary_sentence_is_drawn_most_important_first() -> None:
+    summary = [
+        "Romans move to DUELLUM.",
+        "Romans move 2 legions Roma → Ancona.",
+        "The Carthaginians take a card from the row.",
+        "Romans build a temple in Ancona for 5 marble.",
+        "Romans gain 1 King (personalities 3 → 4).",
+        "Romans conquer Saguntum (marble), losing 1 legion.",
+        "Romans finish moving.",
+    ] + [f"Romans move 1 galley Mare {k} → Mare {k + 1}." for k in range(20)]
+    view = make_view("A", summary=summary)
+    texts = " ".join(drawn(view))
+    assert "Romans conquer Saguntum" in texts and "Mare 19 → Mare 20" in texts
+    assert "more lines" not in texts
+    order = ordered_summary(summary)
+    assert order[0].startswith("Romans conquer")
+    assert order[1].startswith("Romans gain 1 King")
+    assert order[2].startswith("Romans build a temple")
+    assert "Romans finish moving." not in order  # a closing note says nothing the board does not show
+    assert importance("Romans move to DUELLUM.") > importance("Romans move 2 legions Roma → Ancona.")
+
+
+def test_to_move_badge_is_in_the_same_place_for_both_nations() -> None:
+    spots = []
+    for seat in (0, 1):
+        view = make_view("A")
+        view.update(active=seat, to_move=[seat])
+        image = duellum.board_image(view)
+        panel = duellum.layout(view).panels[seat]
+        x0, y0, x1, _ = (round(v) for v in panel)
+        bar = image.crop((x0, y0 + 6, x1, y0 + TITLE_H - 4))
+        xs = [i % bar.width for i, px in enumerate(bar.get_flattened_data()) if px == base.HIGHLIGHT]
+        assert xs, f"no TO MOVE badge on seat {seat}'s panel"
+        spots.append((min(xs), max(xs)))
+        assert drawn(view).count("TO MOVE") == 1
+    assert abs(spots[0][0] - spots[1][0]) <= 2 and abs(spots[0][1] - spots[1][1]) <= 2
+
+
+def test_header_says_who_moves_and_the_score() -> None:
+    view = make_view("A")
+    view["players"][0]["vp"], view["players"][1]["vp"] = 4, 3
+    texts = drawn(view)
+    mover = view["players"][view["to_move"][0]]["nation"]
+    assert f"{mover} to move" in texts
+    assert "4" in texts and "3" in texts and "of 9 VP" in texts
+    assert sum("turn 9" in t for t in texts) == 1  # the turn is said once
+
+
+def test_technology_prices_are_on_the_board() -> None:
+    game = find_game("duellum")
+    view = game.view(game.new_game(3, 2, {"map": "A"}), None)
+    prices = view["players"][0]["tech_prices"]
+    assert set(prices) == {"STRATA", "NAVIGATIO", "MONETA", "RES_PUBLICA", "COMMERCIUM"}
+    texts = drawn(view)
+    for price in prices.values():
+        assert str(price) in texts
+
+
+def test_final_board_names_the_winning_player_when_the_platform_knows_names() -> None:
+    view = make_view("B")
+    view.update(over=True, winner=1, to_move=[], awaiting="")
+    view["player_names"] = ["alice", "bob"]
+    winner = view["players"][1]["nation"]
+    texts = drawn(view)
+    assert f"Game over: {winner} (bob) win" in texts
+    assert "WINNER" in texts
+    view.pop("player_names")
+    assert f"Game over: {winner} win" in drawn(view)
+
+
+def test_stones_on_one_rondel_space_do_not_overlap() -> None:
+    ro = duellum.RONDEL / 2 - 10
+    arrow_r = duellum_rondel._arrow_r(ro)
+    r_stone = (duellum_rondel.HUB + arrow_r - 6) / 2
+    spread = math.degrees(2 * math.asin((duellum_rondel.STONE_R + 3) / r_stone))
+    gap = 2 * r_stone * math.sin(math.radians(spread / 2))
+    assert gap >= 2 * duellum_rondel.STONE_R + 4
+    view = make_view("A")
+    view["players"][0]["rondel"] = view["players"][1]["rondel"] = "MARMOR"
+    together = duellum.board_image(view)
+    view["players"][1]["rondel"] = "AURUM"
+    assert together.tobytes() != duellum.board_image(view).tobytes()
+
+
+def test_rondel_names_fit_their_wedges() -> None:
+    with base.clip_watch() as clipped:
+        duellum.board_image(make_view("A"))
+        duellum.board_image(make_view("B"))
+    assert clipped == []
