@@ -207,7 +207,8 @@ def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     trade = _m(view.get("trade"))
     if trade:
         n = int(trade.get("n") or 0)
-        lines = [f"Trading: {n} {'card' if n == 1 else 'cards'} each; taker {CIV_NAME.get(str(trade.get('taker')), '')}"]
+        taker = CIV_NAME.get(str(trade.get("taker")), "")
+        lines = [f"Trading: {n} {'card' if n == 1 else 'cards'} each; taker {taker}"]
         if trade.get("revealed"):
             for civ, off in _m(trade.get("offers")).items():
                 cards = ", ".join(f"{n} {k}" for k, n in _m(off).items()) or "none left"
