@@ -20,7 +20,7 @@ from engine.mare_nostrum.actions import VERBS, Action, notation_text
 from engine.mare_nostrum.board import scores
 from engine.mare_nostrum.build import can_pay, cost, purchases, setup_cost
 from engine.mare_nostrum.commerce import card_words, name
-from engine.mare_nostrum.data import BASE_COST, CARDS, CIV_DATA, province_name
+from engine.mare_nostrum.data import BASE_COST, CARDS, CIV_DATA, PROVINCES, SEAS, province_name
 from engine.mare_nostrum.military import obligations
 from engine.mare_nostrum.moves import apply_action, legal_for_civ
 from engine.mare_nostrum.rounds import chooser, settle
@@ -46,9 +46,22 @@ Military: `launch athenae aegaeum`, `sail aegaeum ionium`, `attack carthage in a
 `occupy numidia caravan slaves`, `claim numidia` (annex), `lose legion`.
 Options: setup basic/advanced, civs, neutral_provinces. The map and four player aids are stand-ins."""
 
-GROUPS = {"buy": "build", "pay": "payment", "offer": "secret offer", "take": "take a card",
+GROUPS = {"caravan": "setup", "give": "trade", "trade": "trade", "artemis": "income", "keep": "discard",
+          "swap": "Cleopatra", "annex": "build", "cancel": "payment", "lose": "losses", "helen": "Helen of Troy",
+          "ulysses": "Ulysses", "done": "end the turn", "buy": "build", "pay": "payment", "offer": "secret offer", "take": "take a card",
           "march": "move a legion", "attack": "battle", "launch": "triremes", "sail": "triremes",
           "pillage": "conquest", "occupy": "conquest", "claim": "conquest", "next": "order"}
+
+
+def _short_names() -> dict[str, str]:
+    """Multi-word place ids and their first word, when that word names no other place."""
+    ids = [*PROVINCES, *SEAS]
+    firsts = [i.split("_")[0] for i in ids]
+    return {i: i.split("_")[0] for i in ids if "_" in i and firsts.count(i.split("_")[0]) == 1
+            and i.split("_")[0] not in ids}
+
+
+SHORT = _short_names()
 
 
 class MareNostrumGame(Game[State, Action]):
@@ -154,6 +167,13 @@ class MareNostrumGame(Game[State, Action]):
 
     def notation(self, state: State, seat: Seat, action: Action) -> str:
         return notation_text(action)
+
+    def notation_forms(self, state: State, seat: Seat, action: Action) -> list[str]:
+        """The canonical text, and a short form where two-word places are typed by their first
+        word (``caravan gallia grain``, ``march magna roma``)."""
+        text = notation_text(action)
+        short = " ".join(SHORT.get(w, w) for w in text.split(" "))
+        return [text, short] if short != text else [text]
 
     def action_cost(self, state: State, seat: Seat, action: Action) -> str:
         """A purchase's price: ``"3 cards (all taxes or all different goods)"`` or ``"free"``."""

@@ -142,3 +142,9 @@ def test_refusals_say_why() -> None:
     pos = Position(5).legion("rome", "macedonia").legion("greece", "macedonia").military_turn("rome")
     with pytest.raises(IllegalAction, match="Macedonia must fight first"):
         GAME.apply(pos.state, pos.seat("rome"), Action("done"))
+
+
+def test_two_word_places_may_be_typed_by_their_first_word() -> None:
+    s = GAME.new_game(2, 5, {})
+    assert GAME.parse(s, 0, "caravan gallia grain") == Action("caravan", ("gallia_cisalpina", "grain"))
+    assert GAME.parse(s, 0, "caravan gallia cisalpina grain") == Action("caravan", ("gallia_cisalpina", "grain"))
