@@ -44,11 +44,14 @@ Leaders name the next player: `next egypt`. End a turn with `done`.
 Military: `launch athenae aegaeum`, `sail aegaeum ionium`, `attack carthage in aegaeum`,
 `march athenae macedonia`, `attack rome in numidia with 2 legions`, `pillage judaea city hierosolyma`,
 `occupy numidia caravan slaves`, `claim numidia` (annex), `lose legion`.
-Options: setup basic/advanced, civs, neutral_provinces. The map and four player aids are stand-ins."""
+Places with two-word names may be typed by their first word (`caravan gallia grain`).
+Options: setup basic/advanced, civs, neutral_provinces, doc_compensation_excludes_acquired,
+pillage_buildings_per_turn, annex_requires_adjacency. The map and four player aids are stand-ins."""
 
 GROUPS = {"caravan": "setup", "give": "trade", "trade": "trade", "artemis": "income", "keep": "discard",
           "swap": "Cleopatra", "annex": "build", "cancel": "payment", "lose": "losses", "helen": "Helen of Troy",
-          "ulysses": "Ulysses", "done": "end the turn", "buy": "build", "pay": "payment", "offer": "secret offer", "take": "take a card",
+          "ulysses": "Ulysses", "done": "end the turn", "buy": "build", "pay": "payment", "offer": "secret offer",
+          "take": "take a card",
           "march": "move a legion", "attack": "battle", "launch": "triremes", "sail": "triremes",
           "pillage": "conquest", "occupy": "conquest", "claim": "conquest", "next": "order"}
 
