@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from renderer import capitals, clash, duellum, seven_wonders
+from renderer import capitals, clash, duellum, mare_nostrum, seven_wonders
 from renderer.fallback import render_fallback
 
 __all__ = ["GAMES", "render", "render_private"]
@@ -38,8 +38,7 @@ GAMES: Mapping[str, _Renderer] = {
     "seven-wonders": _Renderer("7 Wonders", seven_wonders.render, seven_wonders.render_private),
     "clash": _Renderer("Clash of Cultures", clash.render, None),
     "capitals": _Renderer("The Capitals", capitals.render, capitals.render_private),
-    # FALLBACK: these games have no board renderer yet; they get a generic status card.
-    "mare-nostrum": _Renderer("Mare Nostrum", None, None),
+    "mare-nostrum": _Renderer("Mare Nostrum", mare_nostrum.render, mare_nostrum.render_private),
 }
 
 

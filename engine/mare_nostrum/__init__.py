@@ -5,3 +5,7 @@ Modules by rules topic: ``data`` (JSON tables with provenance), ``state``, ``boa
 and trading), ``build``, ``military``, ``rounds`` (phase order), ``moves`` (dispatch),
 ``actions`` (notation), ``view``, ``bot`` and ``game`` (the protocol class).
 """
+
+from engine.mare_nostrum.game import MareNostrumGame
+
+__all__ = ["MareNostrumGame"]

@@ -15,7 +15,8 @@ Notation (matched leniently by :mod:`engine.core.notation`; ids may be typed wit
 * build: ``buy city peloponnesus sparta``, ``buy caravan roma wine``, ``buy influence thracia``,
   ``buy influence thracia free`` (Hammurabi), ``buy legion roma``, ``buy pyramids``,
   ``annex judaea``, ``pay taxes``, ``pay goods``, ``pay grain``, ``cancel``,
-  ``swap grain for tax`` / ``swap tax for gold`` (Cleopatra), ``keep gold`` (Hanging Gardens), ``done``
+  ``swap grain for tax`` / ``swap tax for gold`` (Cleopatra), ``keep gold`` / ``keep nothing``
+  (Hanging Gardens), ``done``
 * military: ``launch athenae aegaeum``, ``sail aegaeum ionium``, ``attack carthage in aegaeum``,
   ``march athenae macedonia``, ``march numidia africa off caravan slaves``,
   ``attack rome in numidia with 2 legions and 1 fortress``, ``pillage judaea city hierosolyma``,

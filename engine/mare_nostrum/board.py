@@ -131,3 +131,8 @@ def clear_war_placements(s: State) -> None:
 def has(s: State, civ: str, card: str) -> bool:
     """Whether ``civ`` owns the hero or wonder ``card``."""
     return card in s.cards.get(civ, [])
+
+
+def fortress_cap_for(s: State, civ: str) -> int:
+    """R-B4/AD-33: one fortress per province, two with the Statue of Zeus."""
+    return 2 if has(s, civ, "zeus") else 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.core.rng import Rng
 from engine.mare_nostrum.actions import Action
-from engine.mare_nostrum.board import sides_in, units_at
+from engine.mare_nostrum.board import has, sides_in, units_at
 from engine.mare_nostrum.data import CARDS, GOODS, TAX
 from engine.mare_nostrum.state import State
 
@@ -17,35 +17,56 @@ BUY_RANK = {"pyramids": 100, "temple": 30, "market": 28, "city": 26, "caravan": 
             "legion": 12, "trireme": 8, "fortress": 6}
 
 
-def _value(s: State, civ: str, card: str) -> float:
-    """How much ``civ`` wants one more ``card``: new goods types and taxes are worth most."""
+def _goal(s: State, civ: str) -> str:
+    """``"tax"`` or ``"goods"``: the kind of 9-card set the bot is collecting this round."""
     hand = s.hands[civ]
+    kinds = sum(1 for g in GOODS if hand.get(g, 0))
+    return TAX if hand.get(TAX, 0) >= kinds else "goods"
+
+
+def _value(s: State, civ: str, card: str) -> float:
+    """How much ``civ`` wants one more ``card``: a card towards its set is worth most."""
+    hand = s.hands[civ]
+    goal = _goal(s, civ)
     if card == TAX:
-        return 2.0 + 0.1 * hand.get(TAX, 0)
-    return 3.0 if not hand.get(card, 0) else 0.5
+        return 3.0 if goal == TAX else 1.0
+    if hand.get(card, 0):
+        return 0.5
+    return 3.0 if goal == "goods" else 2.0
+
+
+def _spare(s: State, civ: str, card: str) -> float:
+    """How gladly ``civ`` gives ``card`` away (offers and compensation): spare copies first,
+    never the last card of a kind towards its set while another card will do."""
+    hand = dict(s.hands[civ])
+    if s.trade is not None and not s.trade.revealed:
+        for k, n in s.trade.offers.get(civ, {}).items():
+            hand[k] = hand.get(k, 0) - n
+    left = hand.get(card, 0)
+    goal = _goal(s, civ)
+    if card == TAX:
+        return 0.0 if goal == TAX else 1.0 + left / 10
+    return float(left) - 1.0 + (1.5 if goal == TAX else 0.0)
 
 
 def choose(s: State, civ: str, acts: list[Action], seed: int) -> Action:
     """Pick a sensible legal action."""
     rng = Rng.from_seed(seed)
     kinds = {a.kind for a in acts}
-    if "offer" in kinds:
-        hand = s.hands[civ]
-        return max(acts, key=lambda a: (hand.get(a.args[0], 0), a.args[0] != TAX))
+    if "offer" in kinds or "give" in kinds:
+        return max(acts, key=lambda a: (_spare(s, civ, a.args[0]), a.args))
     if "take" in kinds:
         return max(acts, key=lambda a: (_value(s, civ, a.args[0]), a.args))
-    if "give" in kinds:
-        hand = s.hands[civ]
-        return max(acts, key=lambda a: (hand.get(a.args[0], 0), a.args[0] != TAX))
     if "trade" in kinds:
         n = len(acts) - 1
-        return Action("trade", (str(min(n, 3)),))
+        return Action("trade", (str(min(n, 6)),))
     if "pay" in kinds:
         return _pay(s, civ, acts)
     if "lose" in kinds:
         return min(acts, key=lambda a: (a.args[0] == "fortress", a.args))
     if "keep" in kinds or "artemis" in kinds:
-        return max(acts, key=lambda a: (_value(s, civ, a.args[0]), a.args))
+        real = [a for a in acts if a.args[0] != "nothing"] or acts
+        return max(real, key=lambda a: (_value(s, civ, a.args[0]), a.args))
     if "ulysses" in kinds or "helen" in kinds:
         return acts[0]
     if "buy" in kinds or "annex" in kinds:
@@ -86,9 +107,9 @@ def _build(s: State, civ: str, acts: list[Action], rng: Rng) -> Action:
 
 
 def _military(s: State, civ: str, acts: list[Action], rng: Rng) -> Action:
-    for kind in ("pillage", "claim", "occupy"):
+    for kind in ("claim", "occupy", "pillage"):
         for a in acts:
-            if a.kind == kind and (kind != "pillage" or s.provs[a.args[0]].owner != civ):
+            if a.kind == kind and (kind != "pillage" or has(s, civ, "nebuchadnezzar") or rng.below(4) == 0):
                 return a
     attacks = [a for a in acts if a.kind == "attack"]
     if attacks:

@@ -11,10 +11,10 @@ held, when that is exactly C) or one goods type at a time; ``cancel`` withdraws 
 from __future__ import annotations
 
 from engine.core.events import Event, private, public
-from engine.core.text import count
+from engine.core.text import count, join_words
 from engine.mare_nostrum.actions import Action
-from engine.mare_nostrum.board import blocked, has, in_supply, neighbours, units_at
-from engine.mare_nostrum.commerce import card_words, name
+from engine.mare_nostrum.board import blocked, has, in_supply, neighbours, units_at, war_torn
+from engine.mare_nostrum.commerce import card_words, name, one_card
 from engine.mare_nostrum.data import ADVANCED_POINTS, BASE_COST, CARDS, CIV_DATA, GOODS, PROVINCES, TAX, province_name
 from engine.mare_nostrum.setup import zone
 from engine.mare_nostrum.state import State, Unit, add, total
@@ -114,12 +114,18 @@ def annex_targets(s: State, civ: str) -> list[str]:
     if in_supply(s, civ, "influence") < 1:
         return []
     out = []
-    for pid, pr in s.provs.items():
-        if pr.owner in (None, civ) or (s.is_player(pr.owner) and CIV_DATA[str(pr.owner)].capital == pid):
+    near: set[str] | None = None
+    if s.options.get("annex_requires_adjacency"):
+        near = set()
+        for base in s.start_owned.get(civ, []):
+            near |= neighbours(s, civ, base)
+    for pid in sorted({u.loc for u in s.units if u.civ == civ and u.place == "influence"}):
+        if near is not None and pid not in near:
             continue
-        if any(u.loc == pid and u.civ == civ and u.place == "influence" for u in s.units) and len(
-            {u.civ for u in units_at(s, pid)}
-        ) == 1:
+        owner = s.provs[pid].owner
+        if owner in (None, civ) or (s.is_player(owner) and CIV_DATA[str(owner)].capital == pid):
+            continue
+        if not war_torn(s, pid):
             out.append(pid)
     return out
 
@@ -131,8 +137,13 @@ def build_actions(s: State, civ: str) -> list[Action]:
         return pay_actions(s, civ)
     acts: list[Action] = []
     free = has(s, civ, "hammurabi") and "hammurabi" not in s.used[civ]
+    hand = s.hands[civ]
+    best_set = max(hand.get(TAX, 0), sum(1 for g in GOODS if hand.get(g, 0)))
+    prices: dict[str, int] = {}
     for item, where, detail in purchases(s, civ):
-        if can_pay(s, civ, cost(s, civ, item)):
+        if item not in prices:
+            prices[item] = cost(s, civ, item)
+        if prices[item] <= best_set:
             acts.append(Action("buy", (item, where, detail) if detail else (item, where) if where else (item,)))
         if free and item == "influence":
             acts.append(Action("buy", ("influence", where, "free")))
@@ -178,6 +189,8 @@ def apply_build(s: State, civ: str, a: Action) -> list[Event]:
             s.used[civ].append("hammurabi")
             return complete(s, civ, item, where, "")
         c = cost(s, civ, item)
+        # Decision: a purchase is chosen first and then paid (taxes, goods, or one type at a
+        # time); it takes effect when the set is complete and may be cancelled before that.
         s.pending["buy"] = {"item": item, "where": where, "detail": detail, "cost": c, "paid": {}}
         return []
     if a.kind == "annex":
@@ -200,7 +213,7 @@ def apply_build(s: State, civ: str, a: Action) -> list[Event]:
         add(s.hands[civ], get)
         s.used[civ].append("cleopatra")
         return [public(f"{name(civ)} uses Cleopatra to swap one card with the bank.", "build"),
-                private(s.seat_of(civ), f"You swap 1 {give} for 1 {get}.", "build")]
+                private(s.seat_of(civ), f"You swap {one_card(give)} for {one_card(get)}.", "build")]
     # done
     s.done.append(civ)
     s.active = ""
@@ -290,9 +303,8 @@ def complete(s: State, civ: str, item: str, where: str, detail: str) -> list[Eve
         if item == "pyramids" or len(mine) >= 4:
             s.winner = civ
             s.phase = "over"
-            why = "built the Pyramids" if item == "pyramids" else f"owns {count(len(mine), 'hero')} and wonders"
-            if item != "pyramids":
-                why = f"owns 4 heroes and wonders ({', '.join(CARDS[c].name for c in mine)})"
+            why = ("builds the Pyramids" if item == "pyramids"
+                   else f"owns 4 heroes and wonders ({join_words(CARDS[c].name for c in mine)})")
             events.append(public(f"{name(civ)} {why} and wins the game!", "victory"))
     return events
 
@@ -300,18 +312,15 @@ def complete(s: State, civ: str, item: str, where: str, detail: str) -> list[Eve
 # ---------------------------------------------------------------- discard
 def discard(s: State) -> list[Event]:
     """9.7: keep up to 2 tax cards; the Hanging Gardens owner also keeps 1 goods card
-    (asked only when there is a real choice of type)."""
+    (asked every time, see below)."""
     events = []
     for civ in s.seats:
-        hand = s.hands[civ]
-        keep_goods = ""
-        types = [g for g in GOODS if hand.get(g, 0)]
-        if has(s, civ, "gardens") and types:
-            if len(types) > 1:
-                s.pending["gardens"] = civ
-                continue
-            keep_goods = types[0]
-        events += _discard_one(s, civ, keep_goods)
+        if has(s, civ, "gardens"):
+            # Decision: asked every time, whatever the hand holds: asking only when there is a choice
+            # would tell the table something about a hidden hand.
+            s.pending["gardens"] = civ
+            continue
+        events += _discard_one(s, civ, "")
     s.phase = "gardens" if "gardens" in s.pending else "military_start"
     return events
 
@@ -335,12 +344,12 @@ def _discard_one(s: State, civ: str, keep: str) -> list[Event]:
 
 def gardens_actions(s: State) -> list[Action]:
     civ = s.pending["gardens"]
-    return [Action("keep", (g,)) for g in GOODS if s.hands[civ].get(g, 0)]
+    return [Action("keep", (g,)) for g in GOODS if s.hands[civ].get(g, 0)] + [Action("keep", ("nothing",))]
 
 
 def apply_gardens(s: State, a: Action) -> list[Event]:
     civ = s.pending.pop("gardens")
-    events = _discard_one(s, civ, a.args[0])
+    events = _discard_one(s, civ, "" if a.args[0] == "nothing" else a.args[0])
     s.phase = "military_start"
     return events
 

@@ -9,7 +9,7 @@ about an offer is shown until the last participant has chosen (``Trade.revealed`
 from __future__ import annotations
 
 from engine.core.events import Event, private, public
-from engine.core.text import count, join_words
+from engine.core.text import count, join_words, with_article
 from engine.mare_nostrum.actions import Action
 from engine.mare_nostrum.board import credited, has
 from engine.mare_nostrum.data import CIV_DATA, GOODS, TAX
@@ -21,11 +21,22 @@ def name(civ: str) -> str:
     return CIV_DATA[civ].name
 
 
+_SINGULAR = {"slaves": "slave", "gems": "gem"}
+
+
+def card_noun(card: str) -> str:
+    """``"tax card"``, ``"grain card"``, ``"slave card"``: a card type as a countable noun."""
+    return f"{_SINGULAR.get(card, card)} card"
+
+
+def one_card(card: str) -> str:
+    """``"a tax card"``, ``"an oil card"``."""
+    return with_article(card_noun(card))
+
+
 def card_words(counts: Counts) -> str:
-    """``"2 tax cards and 1 grain"`` for a multiset of cards."""
-    parts = []
-    for c in sorted(counts, key=lambda k: (k != TAX, k)):
-        parts.append(count(counts[c], "tax card") if c == TAX else f"{counts[c]} {c}")
+    """``"2 tax cards and 1 grain card"`` for a multiset of cards."""
+    parts = [count(counts[c], card_noun(c)) for c in sorted(counts, key=lambda k: (k != TAX, k))]
     return join_words(parts) or "nothing"
 
 
@@ -103,7 +114,7 @@ def apply_artemis(s: State, a: Action) -> list[Event]:
     add(s.bank, a.args[0], -1)
     add(s.hands[civ], a.args[0])
     s.phase = "commerce_n"
-    return [private(s.seat_of(civ), f"The Temple of Artemis gives you 1 {a.args[0]}.", "income"),
+    return [private(s.seat_of(civ), f"The Temple of Artemis gives you {one_card(a.args[0])}.", "income"),
             public(f"{name(civ)} takes 1 goods card from the Temple of Artemis.", "income")]
 
 
@@ -133,18 +144,16 @@ def start_trade(s: State, n: int) -> list[Event]:
 
 
 def _auto_offers(s: State) -> None:
-    """A participant whose offer can be only one multiset (hand of exactly N, or one card type)
-    offers it at once; this shows nothing the hand sizes did not already show."""
+    """A participant holding exactly N cards offers them all at once: there is nothing to
+    choose, and hand sizes are public, so this shows nobody anything new. (A hand of a single
+    card type is not filled in automatically: that would reveal its composition.)"""
     t = s.trade
     assert t is not None
     for c in t.participants:
         hand = s.hands[c]
-        if total(t.offers[c]) == 0 and (total(hand) == t.n or len(hand) == 1):
-            left = t.n
-            for card in sorted(hand):
-                k = min(hand[card], left)
-                add(t.offers[c], card, k)
-                left -= k
+        # Decision: only this case is automatic; every other offer is chosen card by card.
+        if total(t.offers[c]) == 0 and total(hand) == t.n:
+            t.offers[c] = dict(hand)
 
 
 def offering(s: State) -> list[str]:
@@ -217,6 +226,7 @@ def apply_take(s: State, a: Action) -> list[Event]:
     taker = t.taker
     # Ulysses may be offered only if taking from the owner was legal before this take (AD-06).
     owner = next((c for c in t.participants if has(s, c, "ulysses")), "")
+    # Decision: the owner is asked after every eligible take; declining does not use Ulysses up.
     ulysses_ok = (bool(owner) and owner not in (taker, victim) and not t.forced
                   and "ulysses" not in s.used[owner] and total(t.offers[owner]) > 0
                   and owner != _pair_blocked(t, taker))
@@ -226,7 +236,7 @@ def apply_take(s: State, a: Action) -> list[Event]:
     add(t.acquired[taker], card)
     t.last_card = card
     t.forced = ""
-    events = [public(f"{name(taker)} takes {'a tax card' if card == TAX else card} from {name(victim)}.", "trade")]
+    events = [public(f"{name(taker)} takes {one_card(card)} from {name(victim)}.", "trade")]
     if ulysses_ok:
         s.pending["ulysses"] = {"owner": owner, "taker": taker, "victim": victim, "card": card}
         s.phase = "ulysses"
@@ -265,6 +275,8 @@ def _check_end(s: State) -> list[Event]:
     for c, acq in t.acquired.items():
         for card, n in acq.items():
             add(s.hands[c], card, n)
+    s.pending["doc_acquired"] = dict(t.acquired.get(s.roles["commerce"], {}))
+    t.acquired = {}
     t.offers = {c: {} for c in t.participants}
     events = [public("Trading ends; unused offered cards go back to their owners.", "trade")]
     doc = s.roles["commerce"]
@@ -281,7 +293,7 @@ def give_actions(s: State) -> list[Action]:
     doc = s.roles["commerce"]
     hand = dict(s.hands[doc])
     if s.options.get("doc_compensation_excludes_acquired"):
-        for card, n in t.acquired.get(doc, {}).items():
+        for card, n in s.pending.get("doc_acquired", {}).items():
             hand[card] = hand.get(card, 0) - n
         if not any(v > 0 for v in hand.values()):
             hand = dict(s.hands[doc])
@@ -295,7 +307,7 @@ def apply_give(s: State, a: Action) -> list[Event]:
     add(s.hands[doc], card, -1)
     add(s.hands[t.taker], card)
     events = [private([s.seat_of(doc), s.seat_of(t.taker)],
-                      f"{name(doc)} gives {name(t.taker)} {'a tax card' if card == TAX else '1 ' + card}.", "trade"),
+                      f"{name(doc)} gives {name(t.taker)} {one_card(card)}.", "trade"),
               public(f"{name(doc)} gives {name(t.taker)} one card.", "trade")]
     return events + finish_trade(s)
 
@@ -308,5 +320,6 @@ def finish_trade(s: State) -> list[Event]:
         if total(s.hands[c]) != n:
             raise AssertionError(f"trade broke the hand size of {c}")
     s.trade = None
+    s.pending.pop("doc_acquired", None)
     s.phase = "build_start"
     return []

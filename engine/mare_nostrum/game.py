@@ -13,11 +13,15 @@ from typing import Any
 from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import NotYourTurn
 from engine.core.events import Event
+from engine.core.rng import Rng
+from engine.core.text import count, join_words
 from engine.mare_nostrum import bot
 from engine.mare_nostrum.actions import VERBS, Action, notation_text
 from engine.mare_nostrum.board import scores
+from engine.mare_nostrum.build import can_pay, cost, purchases, setup_cost
 from engine.mare_nostrum.commerce import card_words, name
-from engine.mare_nostrum.data import CARDS, CIV_DATA
+from engine.mare_nostrum.data import BASE_COST, CARDS, CIV_DATA, PROVINCES, SEAS, province_name
+from engine.mare_nostrum.military import obligations
 from engine.mare_nostrum.moves import apply_action, legal_for_civ
 from engine.mare_nostrum.rounds import chooser, settle
 from engine.mare_nostrum.setup import OPTION_HELP, initial_state
@@ -40,11 +44,27 @@ Leaders name the next player: `next egypt`. End a turn with `done`.
 Military: `launch athenae aegaeum`, `sail aegaeum ionium`, `attack carthage in aegaeum`,
 `march athenae macedonia`, `attack rome in numidia with 2 legions`, `pillage judaea city hierosolyma`,
 `occupy numidia caravan slaves`, `claim numidia` (annex), `lose legion`.
-Options: setup basic/advanced, civs, neutral_provinces. The map and four player aids are stand-ins."""
+Places with two-word names may be typed by their first word (`caravan gallia grain`).
+Options: setup basic/advanced, civs, neutral_provinces, doc_compensation_excludes_acquired,
+pillage_buildings_per_turn, annex_requires_adjacency. The map and four player aids are stand-ins."""
 
-GROUPS = {"buy": "build", "pay": "payment", "offer": "secret offer", "take": "take a card",
+GROUPS = {"caravan": "setup", "give": "trade", "trade": "trade", "artemis": "income", "keep": "discard",
+          "swap": "Cleopatra", "annex": "build", "cancel": "payment", "lose": "losses", "helen": "Helen of Troy",
+          "ulysses": "Ulysses", "done": "end the turn", "buy": "build", "pay": "payment", "offer": "secret offer",
+          "take": "take a card",
           "march": "move a legion", "attack": "battle", "launch": "triremes", "sail": "triremes",
           "pillage": "conquest", "occupy": "conquest", "claim": "conquest", "next": "order"}
+
+
+def _short_names() -> dict[str, str]:
+    """Multi-word place ids and their first word, when that word names no other place."""
+    ids = [*PROVINCES, *SEAS]
+    firsts = [i.split("_")[0] for i in ids]
+    return {i: i.split("_")[0] for i in ids if "_" in i and firsts.count(i.split("_")[0]) == 1
+            and i.split("_")[0] not in ids}
+
+
+SHORT = _short_names()
 
 
 class MareNostrumGame(Game[State, Action]):
@@ -86,11 +106,33 @@ class MareNostrumGame(Game[State, Action]):
         return isinstance(action, Action) and action in self.legal_actions(state, seat)
 
     def illegal_reason(self, state: State, seat: Seat, action: Action) -> str:
-        """Why the move is not legal, in public terms."""
+        """Why the move is not legal, in public terms, and what would be accepted."""
         if not isinstance(action, Action):
             return "That is not a Mare Nostrum move."
-        return (f"That move is not legal now ({PHASE_TEXT.get(state.phase, state.phase)}). "
-                "Type `moves` to see what you can do.")
+        phase = PHASE_TEXT.get(state.phase, state.phase)
+        civ = state.seats[seat] if 0 <= seat < state.players else ""
+        if civ and state.phase == "build" and state.active == civ and action.kind == "buy" and action.args:
+            item = action.args[0]
+            if item in CARDS or item in BASE_COST:
+                price = cost(state, civ, item)
+                if not can_pay(state, civ, price) and (item, *action.args[1:3]) in [
+                        (i, w, d)[: 1 + len(action.args[1:3])] for i, w, d in purchases(state, civ)]:
+                    hand = state.hands[civ]
+                    kinds = sum(1 for k in hand if k != "tax")
+                    return (f"That costs one set of {count(price, 'card')}: {price} taxes or {price} different goods. "
+                            f"You hold {count(hand.get('tax', 0), 'tax card')} and "
+                            f"{count(kinds, 'kind')} of goods.")
+        if civ and state.phase == "military" and state.active == civ and action.kind == "done":
+            left = obligations(state, civ)
+            if left:
+                return (f"Your legions in {join_words(province_name(p) for p in left)} must fight first "
+                        "(`attack …`) or leave.")
+        if civ and state.phase == "take" and action.kind == "take" and len(action.args) == 2:
+            t = state.trade
+            if t is not None and action.args[1] in t.participants and t.offers.get(action.args[1]):
+                return (f"You may not take from {name(action.args[1])} now (you have just exchanged twice in a row, "
+                        "or Ulysses sent you elsewhere). Take from another player.")
+        return f"That move is not legal now ({phase}). Type `moves` to see what you can do."
 
     def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
         return apply_action(state, state.seats[seat], action)
@@ -122,23 +164,55 @@ class MareNostrumGame(Game[State, Action]):
                 and after.trade.revealed) or (before.phase == "offer" and after.phase != "offer")
 
     def private_action(self, state: State, seat: Seat, action: Action) -> bool:
-        """Offers, payments, swaps, compensation and the Gardens pick name cards of a hand."""
-        return action.kind in ("offer", "pay", "swap", "give", "keep", "artemis")
+        """Offers, payments, swaps, compensation and the Gardens pick name cards of a hand; which
+        purchases are listed depends on the hand (a 6-card set), so they are private too."""
+        return action.kind in ("offer", "pay", "swap", "give", "keep", "artemis", "buy", "annex", "cancel")
 
     def notation(self, state: State, seat: Seat, action: Action) -> str:
         return notation_text(action)
+
+    def notation_forms(self, state: State, seat: Seat, action: Action) -> list[str]:
+        """The canonical text, and a short form where two-word places are typed by their first
+        word (``caravan gallia grain``, ``march magna roma``)."""
+        text = notation_text(action)
+        short = " ".join(SHORT.get(w, w) for w in text.split(" "))
+        return [text, short] if short != text else [text]
+
+    def action_cost(self, state: State, seat: Seat, action: Action) -> str:
+        """A purchase's price: ``"3 cards (all taxes or all different goods)"`` or ``"free"``."""
+        if action.kind not in ("buy", "annex") or state.phase == "setup":
+            if action.kind == "buy" and state.phase == "setup":
+                return count(setup_cost(action.args[0]), "setup point")
+            return ""
+        if action.args[-1] == "free":
+            return "free (Hammurabi)"
+        item = "influence" if action.kind == "annex" else action.args[0]
+        price = cost(state, state.seats[seat], item)
+        return f"{count(price, 'card')} (all taxes or all different goods)"
 
     def action_group(self, notation: str) -> str:
         return GROUPS.get(notation.split(" ", 1)[0].lower(), "other")
 
     def on_timeout(self, state: State, seat: Seat) -> Action:
-        """Spec 16: a leader's next player in seat order; an offer of the first cards; otherwise
-        the automatic player (which passes when in doubt)."""
+        """Spec 16: a leader names the next player in seat order; an offer takes the first
+        cards; a take is a legal card picked by the game's RNG state; losses go legions first;
+        a build or military turn passes (finishing a payment is cancelled first); other
+        decisions are the automatic player's."""
         acts = self.legal_actions(state, seat)
         if not acts:
             raise NotYourTurn("This seat has nothing to do right now.")
-        if acts[0].kind in ("next", "offer"):
+        kinds = {a.kind for a in acts}
+        if "next" in kinds:
+            order = [c for c in state.seat_order if Action("next", (c,)) in acts]
+            return Action("next", (order[0],))
+        if "offer" in kinds:
             return acts[0]
+        if "take" in kinds:
+            return acts[Rng(state.rng).below(len(acts))]
+        if "cancel" in kinds:
+            return Action("cancel")
+        if "done" in kinds and state.phase in ("build", "military"):
+            return Action("done")
         return bot.choose(state, state.seats[seat], acts, 0)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
@@ -161,14 +235,19 @@ class MareNostrumGame(Game[State, Action]):
         if out is not None:
             return "The game is over. " + out.reason
         who = ", ".join(name(c) for c in chooser(state))
-        return f"Round {state.round}, {PHASE_TEXT.get(state.phase, state.phase)}. Waiting for {who}."
+        text = f"Round {state.round}, {PHASE_TEXT.get(state.phase, state.phase)}. Waiting for {who}."
+        t = state.trade
+        if (seat is not None and 0 <= seat < state.players and state.phase == "offer" and t is not None
+                and state.seats[seat] in t.participants and state.seats[seat] not in chooser(state)):
+            text += " You have chosen; your offer stays hidden until everyone has chosen."
+        return text
 
     def status_lines(self, state: State, seat: Seat | None) -> list[str]:
         lines = []
         for c in state.seats:
             sc = scores(state, c)
             cards = ", ".join(CARDS[k].name for k in state.cards[c]) or "none"
-            lines.append(f"{name(c)}: {total(state.hands[c])} cards in hand; heroes and wonders: {cards}; "
+            lines.append(f"{name(c)}: {count(total(state.hands[c]), 'card')} in hand; heroes and wonders: {cards}; "
                          f"commerce {sc['commerce']}, political {sc['political']}, military {sc['military']}.")
         return lines
 

@@ -17,7 +17,7 @@ from engine.core.rng import Rng
 from engine.core.text import count, join_words
 from engine.mare_nostrum.actions import Action
 from engine.mare_nostrum.board import clear_war_placements, has, in_supply, neighbours, sides_in, units_at
-from engine.mare_nostrum.commerce import name
+from engine.mare_nostrum.commerce import name, one_card
 from engine.mare_nostrum.data import CIV_DATA, PROVINCES, SEAS, TAX, province_name
 from engine.mare_nostrum.state import State, Unit, add
 
@@ -76,10 +76,15 @@ def military_actions(s: State, civ: str) -> list[Action]:
     for u in s.units:
         if u.civ == civ and u.kind == "legion" and not u.moved and not u.fought:
             groups[(u.loc, u.place)] = groups.get((u.loc, u.place), 0) + 1
+    sides: dict[str, set[str]] = {}
+    for u in s.units:
+        if u.kind in ("legion", "fortress"):
+            sides.setdefault(u.loc, set()).add(u.civ)
+    attacked = {(loc, e) for loc, e in rec["attacked"]}
     for (pid, place) in sorted(groups):
         for q in sorted(neighbours(s, civ, pid)):
-            foes = [e for e in sides_in(s, q) if e != civ]
-            if foes and not _enemies_left(s, civ, q):
+            enemy_sides = sides.get(q, set()) - {civ}
+            if enemy_sides and all((q, e) in attacked for e in enemy_sides):
                 continue  # Decision: no entering a province where every enemy side was already attacked.
             acts.append(Action("march", (pid, q, place) if place else (pid, q)))
     # land battles
@@ -88,6 +93,8 @@ def military_actions(s: State, civ: str) -> list[Action]:
         legions = sum(1 for u in units_at(s, pid, civ, ("legion",)) if not u.fought)
         forts = sum(1 for u in units_at(s, pid, civ, ("fortress",)) if not u.fought)
         for e in foes:
+            # Decision: the battle against the last enemy side not yet attacked here takes every
+            # legion and fortress that has not fought (AD-16: every legion fights once).
             if len(foes) == 1:
                 acts.append(Action("attack", (e, pid, str(legions), str(forts))))
             else:
@@ -98,7 +105,7 @@ def military_actions(s: State, civ: str) -> list[Action]:
         if pid in rec["closed"]:
             continue
         pr = s.provs[pid]
-        if rec["pillaged"].get(pid, 0) < 1:
+        if rec["pillaged"].get(pid, 0) < int(s.options.get("pillage_buildings_per_turn", 1)):
             acts += [Action("pillage", (pid, b)) for b in pr.buildings()]
         if _free_legions(s, civ, pid):
             taken = {u.place for u in s.units if u.loc == pid and u.place}
@@ -155,6 +162,7 @@ def apply_military(s: State, civ: str, a: Action) -> list[Event]:
         s.active = ""
         s.pending.pop("mil", None)
         return [public(f"{name(civ)} ends the military turn.", "military")]
+    # Decision: the first legion move, land battle or conquest step ends the sea step (AD-50).
     rec["land"] = True
     if k == "march":
         _close_others(s, civ, x[1])
@@ -166,6 +174,7 @@ def apply_military(s: State, civ: str, a: Action) -> list[Event]:
         s.last = [x[0], x[1]]
         events = [public(f"{name(civ)} moves a legion from {province_name(x[0])} to {province_name(x[1])}.", "move")]
         owner = s.provs[x[1]].owner
+        # Decision: Helen's owner is asked on every eligible entry; declining does not use her up.
         if (owner and owner != civ and s.is_player(owner) and has(s, owner, "helen")
                 and "helen" not in s.used[owner] and in_supply(s, owner, "legion") > 0):
             s.pending["helen"] = {"owner": owner, "prov": x[1], "index": idx}
@@ -200,8 +209,7 @@ def apply_military(s: State, civ: str, a: Action) -> list[Event]:
             if s.bank.get(card, 0) > 0:
                 add(s.bank, card, -1)
                 add(s.hands[civ], card)
-                what_card = "a tax card" if card == TAX else "1 " + card
-                events.append(public(f"Nebuchadnezzar gives {name(civ)} {what_card}.", "conquest"))
+                events.append(public(f"Nebuchadnezzar gives {name(civ)} {one_card(card)}.", "conquest"))
         return events
     legion = _free_legions(s, civ, pid)[0]
     legion.used = True
@@ -291,7 +299,7 @@ def _land_battle(s: State, civ: str, enemy: str, pid: str, k: int, f: int) -> li
                      f"{count(ta // 5, 'hit')}, {name(enemy)} {count(td // 5, 'hit')}.", "battle",
                      dice={civ: da, enemy: dd}, province=pid)]
     s.pending["losses"] = [
-        {"civ": civ, "loc": pid, "hits": td // 5, "attacker": True},
+        {"civ": civ, "loc": pid, "hits": td // 5, "attacker": True, "legion": len(legions), "fortress": len(forts)},
         {"civ": enemy, "loc": pid, "hits": ta // 5, "attacker": False},
     ]
     events += settle_losses(s)
@@ -299,9 +307,17 @@ def _land_battle(s: State, civ: str, enemy: str, pid: str, k: int, f: int) -> li
 
 
 def loss_pool(s: State, entry: dict[str, Any]) -> list[Unit]:
-    """Units that may be taken as losses: the attacker's units that fought here, all the defender's."""
-    return [u for u in s.units if u.civ == entry["civ"] and u.loc == entry["loc"] and u.kind in ("legion", "fortress")
-            and (u.fought or not entry["attacker"])]
+    """Units that may be taken as losses: all the defender's land units there; for the
+    attacker, only as many legions and fortresses as it committed to this battle (units that
+    fought an earlier battle in the same province are alike, so any of them stands in)."""
+    if not entry["attacker"]:
+        return [u for u in s.units
+                if u.civ == entry["civ"] and u.loc == entry["loc"] and u.kind in ("legion", "fortress")]
+    out: list[Unit] = []
+    for kind in ("legion", "fortress"):
+        mine = [u for u in s.units if u.civ == entry["civ"] and u.loc == entry["loc"] and u.kind == kind and u.fought]
+        out += mine[: int(entry.get(kind, 0))]
+    return out
 
 
 def _classes(pool: list[Unit]) -> list[tuple[str, str]]:
@@ -323,6 +339,8 @@ def settle_losses(s: State) -> list[Event]:
             gone = pool[: entry["hits"]]
             for u in gone:
                 s.units.remove(u)
+                if entry["attacker"]:
+                    entry[u.kind] -= 1
             legs = sum(1 for u in gone if u.kind == "legion")
             events.append(public(f"{name(entry['civ'])} loses " + join_words(
                 x for x in (count(legs, "legion") if legs else "",
@@ -331,6 +349,9 @@ def settle_losses(s: State) -> list[Event]:
     if queue:
         return events
     s.pending.pop("losses", None)
+    # Decision: placements in a war-torn province are cleared once the battle's losses are
+    # taken (and at the end of every turn), not when a legion enters, so an occupier who wins
+    # its defence keeps its placements (QA-26).
     clear_war_placements(s)
     return events
 
@@ -346,6 +367,8 @@ def apply_loss(s: State, a: Action) -> list[Event]:
     u = next(u for u in loss_pool(s, entry) if u.kind == a.args[0] and u.place == place)
     s.units.remove(u)
     entry["hits"] -= 1
+    if entry["attacker"]:
+        entry[u.kind] -= 1
     events = [public(f"{name(entry['civ'])} loses a {a.args[0]}"
                      + (f" from {_bname(place)}" if place and place != "influence" else "") + ".", "battle")]
     return events + settle_losses(s)

@@ -113,6 +113,8 @@ def settle(s: State) -> list[Event]:
             if not left:
                 events += discard(s)
             elif len(left) == 1:
+                # Decision: the leader names the next player when the previous one ends the turn
+                # (QA-06 allows it during the turn too); the last one is named automatically.
                 s.active = left[0]
                 return events
             else:

@@ -33,8 +33,12 @@ OPTION_HELP: dict[str, str] = {
                          "civilization holds besides its capital.",
     "doc_compensation_excludes_acquired": "true: the Director of Commerce may not give a card just acquired "
                                           "in trading (default false).",
+    "pillage_buildings_per_turn": "buildings a player may pillage per province and military turn (default 1).",
+    "annex_requires_adjacency": "true: completing an annexation also needs the influence adjacency rule "
+                                "(default false).",
 }
-_KNOWN = {"setup", "civs", "neutral_provinces", "doc_compensation_excludes_acquired"}
+_KNOWN = {"setup", "civs", "neutral_provinces", "doc_compensation_excludes_acquired", "pillage_buildings_per_turn",
+          "annex_requires_adjacency"}
 
 
 def _options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -58,14 +62,21 @@ def _options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     neutral = opts.get("neutral_provinces", "start_provinces")
     if neutral not in ("start_provinces", "all_land_neighbours"):
         raise InvalidOptions('The option neutral_provinces must be "start_provinces" or "all_land_neighbours".')
+    pillage = opts.get("pillage_buildings_per_turn", 1)
+    if not isinstance(pillage, int) or isinstance(pillage, bool) or not 1 <= pillage <= 8:
+        raise InvalidOptions("The option pillage_buildings_per_turn must be a whole number from 1 to 8.")
     return {"setup": setup, "civs": list(civs), "neutral_provinces": neutral,
-            "doc_compensation_excludes_acquired": bool(opts.get("doc_compensation_excludes_acquired", False))}
+            "doc_compensation_excludes_acquired": bool(opts.get("doc_compensation_excludes_acquired", False)),
+            "pillage_buildings_per_turn": pillage,
+            "annex_requires_adjacency": bool(opts.get("annex_requires_adjacency", False))}
 
 
 def initial_state(seed: int, players: int, options: Mapping[str, Any] | None) -> State:
     """The state before the first setup prompt (Rome's caravans or the advanced purchases)."""
     opts = _options(players, options)
     rng = Rng.from_seed(seed)
+    # Decision: seats follow the civilizations' canonical order; the random seat order of 5.1
+    # is kept separately for the tie-breaks that need it.
     seats = [c for c in CIVS if c in opts["civs"]]
     order = list(seats)
     rng.shuffle(order)

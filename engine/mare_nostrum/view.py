@@ -32,7 +32,7 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         provinces[pid] = {"name": province_name(pid), "owner": pr.owner, "cities": list(pr.cities),
                           "caravans": list(pr.caravans), "temple": pr.temple, "market": pr.market,
                           "fresh": pr.fresh, "war_torn": war_torn(s, pid), "units": units}
-    seas = {}
+    seas: dict[str, dict[str, int]] = {}
     for u in s.units:
         if u.kind == "trireme" and not u.docked:
             seas.setdefault(u.loc, {}).setdefault(u.civ, 0)

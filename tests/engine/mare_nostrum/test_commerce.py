@@ -176,7 +176,7 @@ def test_mn_ex_15_compensation_worked_through() -> None:
     pos.play("greece", "take fruit from carthage")
     s = pos.state
     assert s.phase == "give" and s.trade is not None and s.trade.taker == "carthage"
-    assert s.trade.acquired["rome"] == {"wine": 1, "fish": 1, "oil": 1}
+    assert s.pending["doc_acquired"] == {"wine": 1, "fish": 1, "oil": 1}
     pos.play("rome", "give oil")
     assert {c: total(h) for c, h in pos.state.hands.items()} == {"rome": 2, "greece": 2, "carthage": 2, "egypt": 0,
                                                                  "babylon": 0}

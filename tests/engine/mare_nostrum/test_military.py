@@ -190,6 +190,17 @@ def test_mn_ex_35_a_pillage_card_outlives_the_round() -> None:
     assert s.provs["sinai"].caravans == [] and s.hands["babylon"] == {"livestock": 1}
     pos.play("babylon", "done")
     assert pos.state.hands["babylon"] == {"livestock": 1}
+    # next round: still in hand, counted for N (Babylon as DoC may ask for it) and offerable
+    for c in pos.state.seats:
+        if c != "babylon":
+            pos.hand(c)
+    pos.roles(commerce="babylon").new_round()
+    s = pos.state
+    assert s.hands["babylon"].get("livestock") == 1
+    n = sum(s.hands["babylon"].values())
+    assert f"trade {n}" in pos.legal("babylon")
+    step = pos.play("babylon", f"trade {n}")  # Babylon alone holds n cards: its whole hand is offered
+    assert any("1 livestock card" in e.text for e in step.events if e.kind == "reveal")
 
 
 def test_ad_47_conquest_chance_closes_when_acting_elsewhere() -> None:
