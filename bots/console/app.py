@@ -198,9 +198,9 @@ def _begin(table: ConsoleTable, n: int, human: str, seed: int | None) -> None:
     others = [n for s, n in enumerate(names) if s not in users]
     rivals = "the automatic player" + ("s" if len(others) > 1 else "") + (f" ({', '.join(others)})" if others else "")
     if human in ("1", "2") and mine:
-        who = f"You play the {mine[0]} against {rivals}"
+        who = f"You play {_side(mine[0])} against {rivals}"
     elif human == "both" and len(mine) > 1:
-        who = f"Two players at this keyboard: You play the {mine[0]}, Friend the {mine[1]} (hot seat)"
+        who = f"Two players at this keyboard: You play {_side(mine[0])}, Friend {_side(mine[1])} (hot seat)"
     else:
         who = f"You watch {rivals}" if others else "You watch"
     table.term.print(f"{info.get('title', 'The game')} `{table.gid}` begins. {who}.")
@@ -391,3 +391,11 @@ def _quiet(table: ConsoleTable, reply: list[Part]) -> None:
 
 
 __all__ = ["LOCAL_HELP", "PLATFORM", "Context", "play"]
+
+
+def _side(name: str) -> str:
+    """How a seat reads after "You play": "the Romans" for a people, "Rome" or "Red" as is.
+
+    Decision: a seat name ending in "s" is a people (Antike Duellum's nations) and takes
+    "the"; cities, civilizations and colours (the other games' seats) do not."""
+    return f"the {name}" if name.endswith("s") else name
