@@ -9,7 +9,8 @@ through ``pipeline.submit`` with the automatic player choosing every move (the t
 Duellum is not available — the output says so), and measures with ``MEMORY USAGE <key>
 SAMPLES 0``:
 
-- **while it runs**, after every move: the sum over every key of the game (meta, seats, names,
+- **while it runs**, after every move and the delivery of its outbox messages (as a running
+  bot delivers them): the sum over every key of the game (meta, seats, names,
   snapshot, log list and its compressed chunks, idempotency answers and their order, events,
   snapshots of posted turns); the peak and its breakdown. Target (issue 12): at most 32 KB at any
   point. Images (``img:…``) are not included: they are a render cache with their own TTL, and
@@ -60,6 +61,16 @@ def measure(store: Any, gid: str) -> dict[str, int]:
     return {kind: sum(usage(store, k) for k in keys) for kind, keys in game_keys(gid).items()}
 
 
+def deliver(store: Any) -> None:
+    """What a running bot does meanwhile: deliver the game's outbox messages (which lets go of
+    the snapshots kept for drawing posted turns)."""
+    from workers import outbox
+
+    for env in outbox.fetch(store, "console", "bench", count=100, block_ms=1):
+        outbox.delivered(store, env)
+        outbox.ack(store, "console", env)
+
+
 def play(store: Any, game: str, seed: int) -> tuple[str, int, dict[str, int], int]:
     """One complete game, every move by the automatic player; returns the game id, its move
     count, the breakdown at the running peak and the move it happened at."""
@@ -81,6 +92,7 @@ def play(store: Any, game: str, seed: int) -> tuple[str, int, dict[str, int], in
         if not res.ok:
             raise SystemExit(f"{game} {gid}: the automatic player's {text!r} was refused: {res.message}")
         moves += 1
+        deliver(store)
         now = measure(store, gid)
         if sum(now.values()) > sum(peak.values()):
             peak, peak_at = now, moves

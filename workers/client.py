@@ -149,7 +149,7 @@ class Client:
         return outbox.claim(self.store, envelope.key, who)
 
     def mark_sent(self, envelope: Envelope) -> None:
-        outbox.mark_sent(self.store, envelope.key)
+        outbox.delivered(self.store, envelope)
 
     def render(self, envelope: Envelope) -> Part | None:
         """Turn an outbox message into what to send; None only when it is truly out of date

@@ -100,6 +100,15 @@ def mark_sent(store: Store, key: str) -> None:
     store.r.set(k_sent(key), "1", ex=SENT_TTL)
 
 
+def delivered(store: Store, envelope: Envelope) -> None:
+    """The message is in its chat: mark it sent, and let go of what only its delivery needed
+    (the snapshot a turn post's board is drawn from)."""
+    mark_sent(store, envelope.key)
+    m = envelope.message
+    if m.get("type") == "turn" and m.get("game") and m.get("version"):
+        store.release_posted(str(m["game"]), int(m["version"]))
+
+
 def pending_count(store: Store, platform: str) -> int:
     ensure_group(store, platform)
     info = store.r.xpending(k_outbox(platform), GROUP)

@@ -34,8 +34,9 @@ key                              type    holds
                                          newest IDEM_KEPT keys (expires 7 days after the end)
 ``g:{gid}:idemq``                list    those keys, oldest first (the window's order)
 ``g:{gid}:ev``                   list    per version: JSON ``{v, events:[...]}`` (audience kept)
-``g:{gid}:posted``               hash    version -> snapshot, for the newest POSTED_KEPT versions
-                                         whose board was posted (drawn at delivery; TTL)
+``g:{gid}:posted``               hash    version -> snapshot of a posted turn until every table's
+                                         post of it is delivered (``n:<v>`` counts them down);
+                                         at most POSTED_KEPT versions (TTL)
 ``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
 ``chat:{platform}:{chat}``       string  the game id played in that chat
 ``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
@@ -160,9 +161,10 @@ IMAGE_TTL = 600
 POSTED_TTL = 7 * 86400  # snapshots of posted turns, the boards are drawn from (bounded by count)
 EVENTS_KEPT = 32  # versions of events kept: captions since the last post and `log`
 IDEM_KEPT = 24  # idempotency answers kept per game (the newest), see the commit script
-# Snapshots of posted turns kept per game. Decision: a turn post delivered more than this many
-# posted turns late (a bot down for long) is drawn from the game as it is now.
-POSTED_KEPT = 4
+# Snapshots of posted turns are dropped once every table's post is delivered; at most this many
+# wait per game. Decision: a turn post delivered later than that (a bot down for long) is drawn
+# from the game as it is now.
+POSTED_KEPT = 32
 LOG_CHUNK = 24  # live log entries moved into the compressed part at a time
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
@@ -194,14 +196,18 @@ local nv = v + 1
 redis.call('SET', snap, ARGV[3])
 if ARGV[13] ~= '' then
   -- The board of a posted turn is drawn when it is delivered, maybe after later moves: keep its
-  -- snapshot, but only for the newest few posted turns.
-  redis.call('HSET', snapv, nv, ARGV[3])
+  -- snapshot until every table's post of it is delivered (field n:<v> counts them down), and
+  -- never more than the newest few (a table whose bot is gone must not grow the game).
+  redis.call('HSET', snapv, nv, ARGV[3], 'n:' .. nv, ARGV[16])
   redis.call('EXPIRE', snapv, tonumber(ARGV[13]))
   local kept = tonumber(ARGV[15])
-  if redis.call('HLEN', snapv) > kept then
-    local versions = redis.call('HKEYS', snapv)
+  local versions = {}
+  for _, f in ipairs(redis.call('HKEYS', snapv)) do
+    if string.sub(f, 1, 2) ~= 'n:' then table.insert(versions, f) end
+  end
+  if #versions > kept then
     table.sort(versions, function(a, b) return tonumber(a) < tonumber(b) end)
-    for i = 1, #versions - kept do redis.call('HDEL', snapv, versions[i]) end
+    for i = 1, #versions - kept do redis.call('HDEL', snapv, versions[i], 'n:' .. versions[i]) end
   end
 end
 if ARGV[4] == 'push' then
@@ -235,6 +241,14 @@ for i = 9, #KEYS do
 end
 return {'ok', result}
 """
+
+# One table's turn post of version ARGV[1] is delivered: count it down; the last drops the snapshot.
+_RELEASE_LUA = """
+local n = redis.call('HINCRBY', KEYS[1], 'n:' .. ARGV[1], -1)
+if n <= 0 then redis.call('HDEL', KEYS[1], ARGV[1], 'n:' .. ARGV[1]) end
+return n
+"""
+
 
 def _unchunk(blob: bytes | None) -> list[dict[str, Any]]:
     """The entries of the compressed part of a running game's log (none when absent)."""
@@ -291,6 +305,7 @@ class Store:
     def __init__(self, client: redis.Redis) -> None:
         self.r = client
         self._commit = client.register_script(_COMMIT_LUA)
+        self._release = client.register_script(_RELEASE_LUA)
 
     @classmethod
     def from_url(cls, url: str) -> Store:
@@ -345,6 +360,11 @@ class Store:
             return snap
         blob = self.r.hget(k_snapv(gid), str(version))
         return unpack_snapshot(blob) if blob else None
+
+    def release_posted(self, gid: str, version: int) -> None:
+        """One table's post of ``version`` was delivered: when it was the last, drop the
+        snapshot kept for drawing it."""
+        self._release(keys=[k_snapv(gid)], args=[str(version)])
 
     def log(self, gid: str) -> list[dict[str, Any]]:
         """The action log: the compressed older part and the live list, or the archive of a
@@ -471,6 +491,7 @@ class Store:
             str(keep_snapshot) if keep_snapshot else "",
             IDEM_KEPT,
             POSTED_KEPT,
+            sum(1 for o in outgoing if o.message.get("type") == "turn") or 1,
         ]
         status, payload = self._commit(keys=keys, args=args)
         return CommitResult(status.decode(), unpack_answer(payload) if status in (b"ok", b"dup") else payload.decode())

@@ -129,3 +129,29 @@ def test_a_dead_consumers_entries_are_claimed_by_the_living(store: Store, monkey
         time.sleep(0.1)
         assert _texts(outbox.fetch(store, "telegram", "alive", block_ms=10)) == _texts(mine)
     assert outbox.fetch(store, "telegram", "other", block_ms=10) == []
+
+
+def test_a_posted_turns_snapshot_is_kept_until_its_post_is_delivered(store: Store) -> None:
+    """The board of a turn post is drawn at delivery from the snapshot of its version, however
+    far the game has moved on; once the post is delivered the snapshot goes."""
+    from workers.store import k_snapv
+
+    gid = make_game(store)
+    turns = [m for m in _pending_turns(store)]
+    assert turns, "the first turn was posted"
+    for i, text in enumerate(["add 1", "add 2", "add 1", "add 3", "add 2"]):
+        assert pipeline.submit(store, gid, text=text, idem=f"p{i}", user=A if i % 2 == 0 else "console:bob").ok
+    posted = {int(f) for f in store.r.hkeys(k_snapv(gid)) if not f.startswith(b"n:")}
+    envs = outbox.fetch(store, "console", "slow-bot", count=100, block_ms=10)
+    turn_envs = [e for e in envs if e.message["type"] == "turn"]
+    assert {e.message["version"] for e in turn_envs} <= posted | {store.snapshot(gid)[0]}
+    oldest = min(turn_envs, key=lambda e: e.message["version"])
+    assert store.snapshot_at(gid, oldest.message["version"]) is not None  # drawable although late
+    for env in envs:
+        outbox.delivered(store, env)
+        outbox.ack(store, "console", env)
+    assert store.r.hlen(k_snapv(gid)) == 0
+
+
+def _pending_turns(store: Store) -> list[dict[str, object]]:
+    return [m for m in (json.loads(f[b"m"]) for _, f in store.r.xrange(k_outbox("console"))) if m["type"] == "turn"]

@@ -211,8 +211,11 @@ async def test_seven_wonders_age_for_four_with_ephemeral_hands_and_no_leaks(tabl
             boards = await fake.wait(lambda n=boards_seen: fake.boards()[n - 1:], 20, "turn board")
             snap = table.client.store.snapshot_at(gid, posted)
             assert snap is not None
-            expected = renderer.render(game.id, game.view(game.load(json.loads(snap)), None))
-            assert next(iter(boards[-1].files.values())) == expected
+            at = game.load(json.loads(snap))
+            public_view = game.view(at, None)
+            names = table.client.store.names(gid)  # who plays each seat, as the board names them
+            public_view["player_names"] = [names.get(str(s), "") for s in range(len(game.seat_names(at)))]
+            assert next(iter(boards[-1].files.values())) == renderer.render(game.id, public_view)
         assert_no_leak(fake, game, state, 4)
 
     assert boards_seen >= 7, "a whole age was played, one board per turn"
