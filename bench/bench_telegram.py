@@ -30,6 +30,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# The simulated players move at machine speed: the per-person command limits and Telegram's
+# per-group pacing would measure the limits, not the adapter.
+os.environ.setdefault("AGORA_RATE_USER", "off")
+os.environ.setdefault("AGORA_RATE_CHAT", "off")
+os.environ.setdefault("TELEGRAM_GROUP_RATE", "100000/60")
+os.environ.setdefault("TELEGRAM_OVERALL_RATE", "100000/1")
 sys.path.insert(0, str(ROOT))
 PLUGINS = "tests.support.toy,tests.bots.telegram.toy_render"
 os.environ["AGORA_PLUGINS"] = PLUGINS

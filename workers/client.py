@@ -148,6 +148,12 @@ class Client:
             return True
         return outbox.claim(self.store, envelope.key, who)
 
+    def press_in_flight(self, envelope: Envelope) -> bool:
+        """Whether a button press of the seat a prompt is for is being handled right now (its
+        reply may show the prompt's buttons in place of the pressed ones)."""
+        m = envelope.message
+        return bool(self.store.r.exists(f"agora:pressing:{m.get('game', '')}:{m.get('seat', '')}"))
+
     def mark_sent(self, envelope: Envelope) -> None:
         outbox.delivered(self.store, envelope)
 

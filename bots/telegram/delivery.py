@@ -102,12 +102,13 @@ class Delivery:
             await self.sender.io(self.client.ack, PLATFORM, env)
             return True
         step_at = env.message.get("at") if env.message.get("step") else None
-        if isinstance(step_at, (int, float)):
-            # The next step of a turn: a press of the same player puts it in place of the pressed
-            # buttons if it gets there first; give it that moment before this lane claims it.
-            wait = float(step_at) + self.step_grace - time.time()
-            if wait > 0:
-                await asyncio.sleep(min(wait, self.step_grace))
+        if isinstance(step_at, (int, float)) and await self.sender.io(self.client.press_in_flight, env):
+            # The next step of a turn while the player's press is being handled: its reply puts
+            # the buttons in place of the pressed ones if it gets there first; give it that
+            # moment. Typed moves never wait (the wait held up the whole batch, boards too).
+            until = min(float(step_at) + self.step_grace, time.time() + self.step_grace)
+            while time.time() < until and await self.sender.io(self.client.press_in_flight, env):
+                await asyncio.sleep(0.05)
         try:
             part = await self.sender.io(self.client.render, env)
         except Exception:

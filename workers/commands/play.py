@@ -26,6 +26,11 @@ from workers.store import k_callback
 log = logging.getLogger("workers.commands")
 
 
+# A press in flight for a seat (``agora:pressing:<gid>:<seat>``), so the delivery of the next
+# step's prompt knows whether waiting for it can pay off; the TTL bounds a crashed handler.
+PRESSING = "agora:pressing:"
+PRESS_TTL = 15
+
 class PlayCommands(CommandBase):
     """``move``, ``moves`` and button presses."""
 
@@ -215,12 +220,21 @@ class PlayCommands(CommandBase):
                 return error("That button belongs to another player.", "auth/not_your_button")
             if data["k"] == "group":
                 return self._group_page(ctx, loaded, data)
-            res = self.submit_move(data["g"], ctx.user_key, data["t"], ctx.idem or "")
-            reply = self._result_reply(
-                res, private=ctx.private, hidden=loaded.game.info.hidden_information, gid=data["g"]
-            )
-            if ctx.in_place and res.ok and not res.duplicate and not res.over and res.seat is not None:
-                reply += self._next_step(ctx, data["g"], res)
+            pressing = f"{PRESSING}{data['g']}:{data['s']}"
+            if ctx.in_place:
+                # The outbox's prompt for the next step waits for this press only while it is
+                # in flight (see the Telegram delivery): typed moves never make it wait.
+                self.store.r.set(pressing, "1", ex=PRESS_TTL)
+            try:
+                res = self.submit_move(data["g"], ctx.user_key, data["t"], ctx.idem or "")
+                reply = self._result_reply(
+                    res, private=ctx.private, hidden=loaded.game.info.hidden_information, gid=data["g"]
+                )
+                if ctx.in_place and res.ok and not res.duplicate and not res.over and res.seat is not None:
+                    reply += self._next_step(ctx, data["g"], res)
+            finally:
+                if ctx.in_place:
+                    self.store.r.delete(pressing)
             return reply
         except Rejected as exc:
             return error(exc.message, exc.code)
