@@ -113,8 +113,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Everything on one machine: store (embedded if REDIS_URL is unset), worker + beat, bots."""
-    token = os.environ.get("TELEGRAM_TOKEN", "").strip()
-    discord_token = os.environ.get("DISCORD_TOKEN", "").strip()
+    cfg = agora.load_settings()
+    token, discord_token = cfg.secret("telegram_token"), cfg.secret("discord_token")
     if not token and not discord_token:
         print(
             "Set TELEGRAM_TOKEN (and optionally TELEGRAM_API_BASE) or DISCORD_TOKEN to serve a bot. "
@@ -125,26 +125,42 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with agora.local_services(_data_dir(), workers=args.concurrency, beat=True) as services:
         _metrics(services.redis_url)
         names = " and ".join(n for n, t in (("Telegram", token), ("Discord", discord_token)) if t)
-        print(f"Serving {names} against {services.redis_url}.")
-        _run_bots(services.redis_url, telegram=bool(token), discord=bool(discord_token))
+        print(f"Serving {names} against {agora.mask_url(services.redis_url)}.")
+        _run_bots(cfg, services.redis_url, telegram=bool(token), discord=bool(discord_token))
     return 0
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """One chat bot alone. With REDIS_URL: only the bot (workers run elsewhere, `agora
     worker`); without it: the embedded server and a worker with beat too, as `serve` does."""
-    var = f"{args.platform.upper()}_TOKEN"
-    if not os.environ.get(var, "").strip():
-        print(f"Set {var} to run the {args.platform.capitalize()} bot.", file=sys.stderr)
+    return run_bot(args.platform, standalone=False)
+
+
+def run_bot(platform: str, *, standalone: bool) -> int:
+    """Run one platform's bot (``agora bot <platform>``, ``python -m bots.<platform>``).
+
+    ``standalone`` (the deployments' entry points): the store must be named (``REDIS_URL``),
+    since the workers run elsewhere; otherwise a missing URL starts the embedded server and a
+    worker with beat, as ``serve`` does."""
+    cfg = agora.load_settings()
+    var = f"{platform.upper()}_TOKEN"
+    if not cfg.secret(var.lower()):
+        print(f"Set {var} (or {var}_FILE) to run the {platform.capitalize()} bot.", file=sys.stderr)
         return 2
-    wanted = {"telegram": args.platform == "telegram", "discord": args.platform == "discord"}
-    if os.environ.get("REDIS_URL", "").strip():
-        print(f"Running the {args.platform.capitalize()} bot against REDIS_URL.")
-        _run_bots(os.environ["REDIS_URL"].strip(), **wanted)
+    wanted = {"telegram": platform == "telegram", "discord": platform == "discord"}
+    url = cfg.store_url()
+    if url:
+        agora.start_metrics(url)
+        print(f"Running the {platform.capitalize()} bot against {agora.mask_url(url)}.")
+        _run_bots(cfg, url, **wanted)
         return 0
+    if standalone:
+        print("Set REDIS_URL to the store the workers use.", file=sys.stderr)
+        return 2
     with agora.local_services(_data_dir(), workers=1, beat=True) as services:
-        print(f"Running the {args.platform.capitalize()} bot against {services.redis_url}.")
-        _run_bots(services.redis_url, **wanted)
+        _metrics(services.redis_url)
+        print(f"Running the {platform.capitalize()} bot against {agora.mask_url(services.redis_url)}.")
+        _run_bots(cfg, services.redis_url, **wanted)
     return 0
 
 
@@ -163,16 +179,16 @@ def cmd_discord_sync(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_bots(redis_url: str, *, telegram: bool, discord: bool) -> None:
+def _run_bots(cfg: agora.Settings, redis_url: str, *, telegram: bool, discord: bool) -> None:
     """Run the chosen bots in one event loop until SIGINT/SIGTERM."""
     if telegram and not discord:
         from bots.telegram.app import run
 
         run(
             redis_url,
-            os.environ.get("TELEGRAM_TOKEN", "").strip(),
-            api_base=os.environ.get("TELEGRAM_API_BASE") or None,
-            webhook=os.environ.get("TELEGRAM_WEBHOOK_URL") or None,
+            cfg.secret("telegram_token"),
+            api_base=cfg.telegram_api_base or None,
+            webhook=cfg.telegram_webhook_url or None,
         )
         return
     if discord and not telegram:
@@ -182,10 +198,10 @@ def _run_bots(redis_url: str, *, telegram: bool, discord: bool) -> None:
         return
     import asyncio
 
-    asyncio.run(_both_bots(redis_url))
+    asyncio.run(_both_bots(cfg, redis_url))
 
 
-async def _both_bots(redis_url: str) -> None:
+async def _both_bots(cfg: agora.Settings, redis_url: str) -> None:
     """Telegram and Discord side by side in one event loop (each with its own client)."""
     import asyncio
     import contextlib
@@ -200,9 +216,8 @@ async def _both_bots(redis_url: str) -> None:
             loop.add_signal_handler(sig, done.set)
     tg_client, dc_client = agora.Client(redis_url), agora.Client(redis_url)
     try:
-        url = os.environ.get("TELEGRAM_WEBHOOK_URL") or None
-        app = tg.build_application(tg_client, os.environ["TELEGRAM_TOKEN"].strip(),
-                                   os.environ.get("TELEGRAM_API_BASE") or None)
+        url = cfg.telegram_webhook_url or None
+        app = tg.build_application(tg_client, cfg.secret("telegram_token"), cfg.telegram_api_base or None)
         await tg.start(app, webhook=tg.Webhook.from_env(url) if url else None)
         discord_task = asyncio.create_task(dc.serve(dc_client, dc.env_config(), done))
         try:

@@ -417,6 +417,7 @@ def local_services(data_dir: Any, **kwargs: Any) -> Any:
 # these are the pieces of process set-up they need: settings, logging, metrics.
 Settings = settings.Settings
 SettingsError = settings.SettingsError
+mask_url = settings.mask_url
 
 
 def load_settings() -> settings.Settings:

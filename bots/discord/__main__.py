@@ -9,31 +9,17 @@ from __future__ import annotations
 
 import sys
 
-from workers import client as agora
-
 
 def main() -> int:
+    from bots.cli import run_bot
+    from workers import client as agora
+
     try:
-        cfg = agora.load_settings()
-        agora.setup_logging(cfg)
-        agora.require_settings(cfg, "DISCORD_TOKEN", why="the Discord bot needs its token from the developer portal")
-        agora.require_settings(cfg, "REDIS_URL", why="the bot needs the store the workers use")
+        agora.setup_logging(agora.load_settings())
     except agora.SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from bots.discord.app import run
-
-    agora.start_metrics(cfg.store_url())
-    run(
-        cfg.store_url(),
-        {
-            "token": cfg.secret("discord_token"),
-            "api_base": cfg.discord_api_base or None,
-            "gateway_url": cfg.discord_gateway_url or None,
-            "shards": cfg.discord_shards,
-        },
-    )
-    return 0
+    return run_bot("discord", standalone=True)
 
 
 if __name__ == "__main__":

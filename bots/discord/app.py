@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import socket
 from concurrent.futures import ThreadPoolExecutor
@@ -35,7 +34,7 @@ from bots.discord.delivery import Delivery
 from bots.discord.handlers import Handlers
 from bots.discord.sender import Sender
 from bots.discord.tree import GROUP, build_group
-from workers.client import Client
+from workers.client import Client, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +83,7 @@ def build_bot(client: Client, *, shards: str | None = None, fast_ready: bool = F
     pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="agora-discord")
     sender = Sender(bot, client, pool)
     handlers = Handlers(client, sender)
-    name = consumer or os.environ.get("DISCORD_CONSUMER", "").strip() or f"discord-{socket.gethostname()}"
+    name = consumer or load_settings().discord_consumer.strip() or f"discord-{socket.gethostname()}"
     parts = Agora(client, sender, handlers, Delivery(client, sender, consumer=name), pool)
     bot.agora = parts  # type: ignore[attr-defined]
     tree = app_commands.CommandTree(bot)
@@ -157,12 +156,14 @@ async def stop(bot: discord.Client, *, timeout: float = 10.0) -> None:
 
 
 def env_config() -> dict[str, Any]:
-    """The Discord settings from the environment (see the module docstring)."""
+    """The Discord settings (see the module docstring), from the validated settings: so the
+    token may also come from ``DISCORD_TOKEN_FILE`` or the secrets folder."""
+    cfg = load_settings()
     return {
-        "token": os.environ.get("DISCORD_TOKEN", "").strip(),
-        "api_base": os.environ.get("DISCORD_API_BASE", "").strip() or None,
-        "gateway_url": os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
-        "shards": os.environ.get("DISCORD_SHARDS", "").strip() or None,
+        "token": cfg.secret("discord_token"),
+        "api_base": cfg.discord_api_base or None,
+        "gateway_url": cfg.discord_gateway_url or None,
+        "shards": cfg.discord_shards,
     }
 
 

@@ -9,28 +9,17 @@ from __future__ import annotations
 
 import sys
 
-from workers import client as agora
-
 
 def main() -> int:
+    from bots.cli import run_bot
+    from workers import client as agora
+
     try:
-        cfg = agora.load_settings()
-        agora.setup_logging(cfg)
-        agora.require_settings(cfg, "TELEGRAM_TOKEN", why="the Telegram bot needs its token from @BotFather")
-        agora.require_settings(cfg, "REDIS_URL", why="the bot needs the store the workers use")
+        agora.setup_logging(agora.load_settings())
     except agora.SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from bots.telegram.app import run
-
-    agora.start_metrics(cfg.store_url())
-    run(
-        cfg.store_url(),
-        cfg.secret("telegram_token"),
-        api_base=cfg.telegram_api_base or None,
-        webhook=cfg.telegram_webhook_url or None,
-    )
-    return 0
+    return run_bot("telegram", standalone=True)
 
 
 if __name__ == "__main__":

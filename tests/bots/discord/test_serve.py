@@ -93,4 +93,4 @@ async def test_agora_bot_discord_runs_the_bot_alone(fake: FakeDiscord, redis_url
         out, _ = proc.communicate(timeout=10)
     text = out.decode(errors="replace")
     assert proc.returncode == 0 and "Traceback" not in text, text[-3000:]
-    assert "Running the Discord bot against REDIS_URL" in text
+    assert f"Running the Discord bot against {redis_url}." in text
