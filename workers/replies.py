@@ -29,6 +29,10 @@ class Part:
     buttons: list[list[Button]] = field(default_factory=list)
     ok: bool = True
     code: str = "ok"
+    # A person named in the text (their user key and the name as written) whom the platform
+    # should notify: a Telegram text mention, a Discord <@id> (group reminders, for example).
+    mention: str = ""
+    mention_name: str = ""
     invite: bool = True
     """For a private part whose private chat is not open: invite the user to open it (a hand,
     a secret choice). False for a detail whose gist was already said in public (a refusal's

@@ -75,7 +75,7 @@ class Sender:
         first message, components on the last. With ``key`` (an outbox key) every message
         carries a nonce Discord enforces. With ``live`` the message becomes the channel's live
         move message and the previous one loses its components."""
-        text = fmt.slash_hints(part.text)
+        text = mention_text(fmt.slash_hints(part.text), part)
         if extra:
             text = f"{text}\n{extra}" if text else extra
         chunks = fmt.split_text(text) or [""]
@@ -150,3 +150,13 @@ class Sender:
             "only you will see the answer."
         )
         await self.send_part(home, Part(text=text), key=f"dm-refused:{user}:{gid}")
+
+
+def mention_text(text: str, part: Part) -> str:
+    """The first time the text names the person a part mentions, a Discord mention, so they
+    are notified (a reminder in the channel for a player who does not accept DMs). A person of
+    another platform stays a plain name."""
+    platform, _, uid = part.mention.partition(":")
+    if platform != PLATFORM or not uid.isdigit() or not part.mention_name:
+        return text
+    return text.replace(part.mention_name, f"<@{uid}>", 1)

@@ -142,6 +142,8 @@ class Sender:
             chunks = fmt.split_text(part.text)
         for i, chunk in enumerate(chunks):
             html = fmt.to_html(chunk)
+            if i == 0:
+                html = mention_html(html, part)
             markup = kb if i == len(chunks) - 1 else None
             last = await self._send(
                 chat,
@@ -346,3 +348,14 @@ def retry_after_seconds(exc: RetryAfter) -> float:
     if isinstance(value, dtm.timedelta):
         return value.total_seconds()
     return float(value)
+
+
+def mention_html(html: str, part: Part) -> str:
+    """The first time the text names the person a part mentions, a Telegram text mention, so
+    they are notified even without a username (a reminder in the group for a player who never
+    opened the private chat). A person of another platform stays a plain name."""
+    platform, _, uid = part.mention.partition(":")
+    if platform != PLATFORM or not uid.lstrip("-").isdigit() or not part.mention_name:
+        return html
+    name = fmt.to_html(part.mention_name)
+    return html.replace(name, f'<a href="tg://user?id={uid}">{name}</a>', 1)

@@ -193,6 +193,18 @@ def test_reminder_without_a_private_chat_is_a_mention_in_the_game_chat(store: St
     cmds = sync_commands(store)
     ben = cmds.reminder_part(next(m for m in msgs if m["user"] == "telegram:2"))
     assert ben is not None and not ben.private and ben.text.startswith("⏰ Ben,") and not ben.buttons
+    assert (ben.mention, ben.mention_name) == ("telegram:2", "Ben")  # the adapter notifies Ben
+    from bots.telegram.format import to_html
+    from bots.telegram.sender import mention_html
+
+    assert mention_html(to_html(ben.text), ben).startswith('⏰ <a href="tg://user?id=2">Ben</a>,')
+    from dataclasses import replace
+
+    from bots.discord.sender import mention_text
+
+    on_discord = replace(ben, mention="discord:77")
+    assert mention_text(on_discord.text, on_discord).startswith("⏰ <@77>,")
+    assert mention_text(ben.text, ben) == ben.text  # a Telegram user is not mentioned on Discord
     ann = cmds.reminder_part(next(m for m in msgs if m["user"] == "telegram:1"))
     assert ann is not None and ann.private and ann.buttons
 

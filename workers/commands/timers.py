@@ -363,8 +363,10 @@ class TimerCommands(CommandBase):
         if public and len(public) == len(entries):
             ctx = Context("", "", "", "", private=False)
             moves = self._moves_reply(loaded, seat, public, ctx)[0]  # type: ignore[attr-defined]
-            return Part(text=text + "\n" + moves.text, buttons=moves.buttons)
-        return Part(text=text + " Open our private chat to see your choices (`moves` there).")
+            return Part(text=text + "\n" + moves.text, buttons=moves.buttons, mention=user, mention_name=name)
+        return Part(
+            text=text + " Open our private chat to see your choices (`moves` there).", mention=user, mention_name=name
+        )
 
 
 def _where(home: str) -> str:
