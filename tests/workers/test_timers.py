@@ -543,3 +543,13 @@ def test_the_creator_changes_table_options_of_a_running_game(store: Store, clock
     assert game_image(store) == before
     ok, text = say(cmds, A, "timer misses=2 quiet_deadlines=off")
     assert ok and "autopilot after 2 missed deadlines in a row" in text and "quiet_deadlines" not in store.meta(gid)
+
+
+def test_where_a_game_is_said_so_a_player_can_get_there() -> None:
+    from workers.commands.timers import _where
+
+    assert _where("telegram:-1001234", "telegram") == "https://t.me/c/1234"
+    assert _where("telegram:-4567", "telegram") == "its Telegram group"  # a basic group has no link
+    assert _where("discord:998877", "discord") == "<#998877>"  # clickable in Discord
+    assert _where("discord:998877", "telegram") == "its Discord channel"  # raw <#…> would show on Telegram
+    assert _where("console:local", "console") == "this terminal"

@@ -246,7 +246,7 @@ class TimerCommands(CommandBase):
                 (
                     since,
                     f"• `{gid}` {loaded.game.info.name}: waiting {format_duration(now - since)}, {left}{paused}"
-                    f" — {_where(loaded.meta.get('home', ''))}",
+                    f" — {_where(loaded.meta.get('home', ''), ctx.platform)}",
                 )
             )
         if not rows:
@@ -348,8 +348,9 @@ class TimerCommands(CommandBase):
             sc = timing.seat_clock(loaded.meta, seat, settings, self.store.now())
             when = f" (at {timing.wall_text(sc.deadline, settings)} your time)" if sc.deadline else ""
             left = f" {format_duration(float(secs))} left{when}."
+        where = _where(loaded.meta.get("home", ""), str(message.get("user", "")).partition(":")[0])
         head = (
-            f"⏰ Reminder: {game.info.name} `{gid}` ({_where(loaded.meta.get('home', ''))}) is waiting for you: "
+            f"⏰ Reminder: {game.info.name} `{gid}` ({where}) is waiting for you: "
             f"{game.status(state, seat)}{left or ' There is no deadline.'}"
         )
         entries = move_entries(loaded, seat)
@@ -369,11 +370,17 @@ class TimerCommands(CommandBase):
         )
 
 
-def _where(home: str) -> str:
-    """Where a game lives, for players: a link for a Telegram supergroup, else the chat id."""
+def _where(home: str, viewer: str = "") -> str:
+    """Where a game lives, said so a player can get there from ``viewer``'s platform: a link to
+    a Telegram supergroup, a clickable channel on Discord (``<#id>`` shows as a link there only),
+    else which kind of chat it is (a chat id means nothing to a player)."""
     platform, _, chat = home.partition(":")
     if platform == "telegram" and chat.startswith("-100"):
         return f"https://t.me/c/{chat[4:]}"
+    if platform == "telegram":
+        return "its Telegram group"
+    if platform == "discord":
+        return f"<#{chat}>" if viewer == "discord" and chat.isdigit() else "its Discord channel"
     if platform == "console":
         return "this terminal"
-    return f"{platform} chat {chat}"
+    return f"its {platform} chat"
