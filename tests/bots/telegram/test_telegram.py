@@ -444,3 +444,37 @@ async def test_group_messages_are_paced_to_the_flood_limit(
     finally:
         await table.stop()
         table.close()
+
+
+async def test_a_reminder_due_while_the_bot_is_down_arrives_once_after_restart(
+    fake: FakeBotApi, redis_url: str, store: object, tg_worker: object
+) -> None:
+    """A reminder fired by the sweeper while the bot is stopped waits in the outbox and is sent
+    once when the bot is back; a second sweep of the same moment sends nothing more."""
+    from workers import deadlines
+
+    table = await Table(fake, redis_url).start()
+    try:
+        gid, _ = await start_toy(table)
+        await table.stop()
+        later = time.time() + 30 * 3600  # past half of the 48-hour turn
+        st = table.client.store
+
+        def sweep() -> int:
+            return deadlines.sweep_due(
+                st,
+                later,
+                lambda g: deadlines.process(st, g, later, run_auto=lambda *a: None, submit_timeout=lambda *a: None),
+            )
+
+        assert sweep() >= 1
+        t0 = time.perf_counter()
+        await table.start()
+        reminder = await fake.wait(lambda: [m for m in fake.group(since=t0) if "⏰" in m.body], 20, "the reminder")
+        assert "Alice" in reminder[0].body and gid in reminder[0].body
+        sweep()  # the same moment swept again (a second sweeper, a restarted one)
+        await asyncio.sleep(1.0)
+        assert len([m for m in fake.group(since=t0) if "⏰" in m.body]) == 1
+    finally:
+        await table.stop()
+        table.close()
