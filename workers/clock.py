@@ -131,9 +131,10 @@ def _my_seats(loaded: Loaded, user: str) -> list[int]:
     return mine
 
 
-def _creator(loaded: Loaded, user: str, what: str) -> None:
-    if loaded.meta.get("creator") != user:
-        raise Rejected("auth/not_creator", f"Only the player who opened this table can {what}.")
+def _creator(loaded: Loaded, user: str, what: str, admin: bool = False) -> None:
+    """Game administration is for the game's creator or the chat's administrators."""
+    if loaded.meta.get("creator") != user and not admin:
+        raise Rejected("auth/not_creator", f"Only the player who opened this table (or a chat admin) can {what}.")
 
 
 def name_of(store: Store, loaded: Loaded, seat: int) -> str:
@@ -145,7 +146,7 @@ def humans(loaded: Loaded) -> list[int]:
 
 
 # ------------------------------------------------------------------ timer
-def set_timer(store: Store, gid: str, user: str, table: Mapping[str, Any]) -> Change:
+def set_timer(store: Store, gid: str, user: str, table: Mapping[str, Any], *, admin: bool = False) -> Change:
     """The creator changes the table's clock options (validated ``turn_hours``, ``timer``,
     ``bank_secs``, ``vacation_days``, ``miss_limit``, ``quiet_deadlines``; None clears one).
     The current turn keeps its start: its deadline becomes start + the new duration, but never
@@ -154,7 +155,7 @@ def set_timer(store: Store, gid: str, user: str, table: Mapping[str, Any]) -> Ch
 
     def decide(loaded: Loaded, now: float) -> Change:
         _running(loaded, "time")
-        _creator(loaded, user, "change the timer")
+        _creator(loaded, user, "change the timer", admin)
         fields: dict[str, Any] = dict(table)
         if "turn_hours" in table:
             turn = float(table["turn_hours"]) * 3600
@@ -306,14 +307,16 @@ def mute(store: Store, gid: str, user: str, scope: str) -> Change:
 
 
 # ------------------------------------------------------------- substitute
-def substitute(store: Store, gid: str, by: str, seat: int, new_user: str, new_name: str) -> Change:
+def substitute(
+    store: Store, gid: str, by: str, seat: int, new_user: str, new_name: str, *, admin: bool = False
+) -> Change:
     """The creator hands ``seat`` to ``new_user``, who gets a private summary; the old player
     can no longer act for it. Autopilot, missed deadlines and vacation of the seat are reset."""
     from workers.commands.helpers import private_text
 
     def decide(loaded: Loaded, now: float) -> Change:
         _running(loaded, "hand over")
-        _creator(loaded, by, "hand a seat to a substitute")
+        _creator(loaded, by, "hand a seat to a substitute", admin)
         if seat not in loaded.seats:
             raise Rejected("sub/seat", f"There is no seat {seat + 1}; seats run from 1 to {len(loaded.seats)}.")
         old = loaded.seats[seat]

@@ -45,6 +45,7 @@ def make_context(interaction: discord.Interaction[Any]) -> Context:
     """The command layer's view of who did what, where: a DM is the private chat."""
     user = interaction.user
     private = interaction.guild_id is None
+    perms = interaction.permissions
     return Context(
         PLATFORM,
         str(interaction.channel_id or ""),
@@ -52,6 +53,8 @@ def make_context(interaction: discord.Interaction[Any]) -> Context:
         getattr(user, "global_name", None) or user.display_name or user.name,
         private=private,
         idem=f"dc:{interaction.id}",
+        # Who may manage the channel administers its tables (timer, substitutes) like a creator.
+        admin=not private and bool(perms.administrator or perms.manage_guild or perms.manage_channels),
     )
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from telegram import CallbackQuery, Chat, Message, Update, User
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
@@ -66,6 +67,9 @@ class KeyedLocks:
                 self._locks[key] = (lock, users - 1)
 
 
+# Commands that administer a table: the game's creator or the chat's administrators may use them.
+ADMIN_WORDS = frozenset({"timer", "substitute"})
+
 def make_context(update: Update, chat: Chat, user: User) -> Context:
     """The command layer's view of who wrote what, where."""
     return Context(
@@ -108,6 +112,16 @@ class Handlers:
             yield True
             await self.sender.io(self.client.kv_set, UPDATE_NS, key, "done", ttl=UPDATE_TTL)
 
+    async def is_admin(self, chat: int, user: int) -> bool:
+        """Whether the user is the group's creator or one of its administrators (asked only for
+        the administration commands); a failed question counts as no."""
+        try:
+            member = await self.sender.bot.get_chat_member(chat, user)
+        except TelegramError as exc:
+            log.info("could not ask whether %s administers chat %s: %s", user, chat, exc)
+            return False
+        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
     # ------------------------------------------------------------ messages
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A typed command: in groups only ``/commands``; in the private chat also plain text
@@ -123,6 +137,8 @@ class Handlers:
         if target and target != (self.sender.bot.username or "").lower():
             return  # addressed to another bot in the group
         ctx = make_context(update, msg.chat, msg.from_user)
+        if word in ADMIN_WORDS and not private:
+            ctx = dataclasses.replace(ctx, admin=await self.is_admin(msg.chat.id, msg.from_user.id))
         async with self.once(update, ctx.chat) as fresh:
             if fresh:
                 await self._run(ctx, msg, word, text)

@@ -33,6 +33,9 @@ class Context:
         idem: the platform's update/interaction id (idempotency key for moves).
         buttons: the platform shows buttons (the terminal does not, so replies must not
             tell its player to press one).
+        admin: the user administers the chat (a Telegram group's creator or administrator, a
+            Discord member who may manage the channel): like the game's creator, they may
+            change the timer and hand seats to substitutes.
         in_place: the adapter shows the next step of a turn in place of pressed buttons
             (a ``moves/next`` part); then the outbox's prompt for that step is not sent.
         account: the user key this account is linked to (``link``), or empty: seats, games
@@ -47,6 +50,7 @@ class Context:
     idem: str = ""
     buttons: bool = True
     in_place: bool = False
+    admin: bool = False
     account: str = ""
 
     @property

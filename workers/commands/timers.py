@@ -129,8 +129,10 @@ class TimerCommands(CommandBase):
         except BadSetting as exc:
             return error(str(exc), "command/usage")
         if meta.get("status") == "lobby":
-            if meta.get("creator") != ctx.user_key:
-                return error("Only the player who opened this table can change the timer.", "auth/not_creator")
+            if meta.get("creator") != ctx.user_key and not ctx.admin:
+                return error(
+                    "Only the player who opened this table (or a chat admin) can change the timer.", "auth/not_creator"
+                )
             sets = {k: v for k, v in fields.items() if v is not None}
             dels = [k for k, v in fields.items() if v is None]
             if sets:
@@ -139,7 +141,7 @@ class TimerCommands(CommandBase):
                 self.store.r.hdel(k_meta(gid), *dels)
             meta = self.store.meta(gid)
             return say(self._clock_summary(meta, float(meta.get("turn_hours") or 0) * HOUR))
-        return say(clock.set_timer(self.store, gid, ctx.user_key, fields).reply)
+        return say(clock.set_timer(self.store, gid, ctx.user_key, fields, admin=ctx.admin).reply)
 
     # ------------------------------------------------------------ vacation
     def cmd_away(self, ctx: Context, rest: str) -> Reply:
@@ -208,7 +210,7 @@ class TimerCommands(CommandBase):
                 "taking a seat. Nothing was changed.",
                 "sub/unknown_user",
             )
-        return say(clock.substitute(self.store, gid, ctx.user_key, seat, who[0], who[1]).reply)
+        return say(clock.substitute(self.store, gid, ctx.user_key, seat, who[0], who[1], admin=ctx.admin).reply)
 
     def _seat(self, loaded: Loaded, word: str) -> int | None:
         if word.isascii() and word.isdigit():

@@ -134,6 +134,12 @@ class Interaction:
         return "\n".join(m.content for m in self.replies())
 
 
+# A member's permissions in the channel: view, send, read history, use application commands;
+# an admin has every permission.
+MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 31))
+ALL_PERMISSIONS = "2147483647"
+
+
 class FakeDiscord:
     """The fake server. ``start`` binds a free port on 127.0.0.1."""
 
@@ -145,6 +151,7 @@ class FakeDiscord:
         self.interactions: dict[str, Interaction] = {}
         self.by_token: dict[str, Interaction] = {}
         self.commands: dict[str, list[dict[str, Any]]] = {}  # scope ("global" or guild) -> commands
+        self.admins: set[str] = set()  # user ids whose member permissions include managing the server
         self.sockets: list[web.WebSocketResponse] = []
         self.identified: list[dict[str, Any]] = []
         self.heartbeats = 0
@@ -263,7 +270,8 @@ class FakeDiscord:
                                                    "locked": False}
                 d["channel"].update({"owner_id": APP_ID, "message_count": 0, "member_count": 1})
             d["member"] = {"user": user.json(), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
-                           "deaf": False, "mute": False, "flags": 0, "permissions": "2147483647"}
+                           "deaf": False, "mute": False, "flags": 0,
+                           "permissions": ALL_PERMISSIONS if user.id in self.admins else MEMBER_PERMISSIONS}
             d["context"] = 0
         return inter, d
 

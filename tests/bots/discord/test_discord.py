@@ -75,9 +75,12 @@ async def test_every_subcommand_answers_with_the_right_visibility(table: Table) 
     turns = await table.cmd(ALICE, "myturns")
     assert table.gid() in turns.text() and turns.original.ephemeral
     timer = await table.cmd(BOB, "timer", values="fast")
-    assert "Only the player who opened this table can change the timer" in timer.text()
+    assert "Only the player who opened this table (or a chat admin) can change the timer" in timer.text()
     timer = await table.cmd(ALICE, "timer", values="fast")
     assert not timer.replies()[0].ephemeral and "Only the player" not in timer.text()
+    fake.admins.add(BOB.id)  # someone who may manage the server administers its tables too
+    timer = await table.cmd(BOB, "timer", values="relaxed")
+    assert "Only the player" not in timer.text() and table.client.store.meta(table.gid()).get("timer") == "relaxed"
     assert SECRET not in public_text(fake)
     assert fake.unanswered() == []
 

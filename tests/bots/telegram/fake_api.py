@@ -146,6 +146,7 @@ class FakeBotApi:
         self.webhook: dict[str, Any] | None = None
         self.commands: list[dict[str, Any]] = []
         self.queries: set[str] = set()
+        self.admins: set[int] = set()  # users getChatMember reports as the group's owner
 
     # -------------------------------------------------------------- server
     async def start(self) -> FakeBotApi:
@@ -316,6 +317,13 @@ class FakeBotApi:
             "can_read_all_group_messages": False,
             "supports_inline_queries": False,
         }
+
+    async def _m_getChatMember(self, p: dict[str, Any], call: Call) -> Any:
+        uid = int(p["user_id"])
+        user = {"id": uid, "is_bot": False, "first_name": f"user{uid}"}
+        if uid in self.admins:
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        return {"status": "member", "user": user}
 
     async def _m_deleteWebhook(self, p: dict[str, Any], call: Call) -> Any:
         self.webhook = None

@@ -478,3 +478,17 @@ async def test_a_reminder_due_while_the_bot_is_down_arrives_once_after_restart(
     finally:
         await table.stop()
         table.close()
+
+
+async def test_a_group_admin_administers_a_table_like_its_creator(table: Table) -> None:
+    """`timer` is for the game's creator or the group's administrators; others are refused."""
+    fake = table.fake
+    gid, _ = await start_toy(table)
+    refused = await table.ask(BOB, "/timer fast")
+    assert "Only the player who opened this table (or a chat admin)" in refused[-1].body
+    assert table.client.store.meta(gid).get("timer") != "fast"
+    fake.admins.add(BOB.id)
+    accepted = await table.ask(BOB, "/timer fast")
+    assert "Only the player" not in accepted[-1].body
+    assert table.client.store.meta(gid).get("timer") == "fast"
+    assert [c for c in fake.method_calls("getChatMember") if c.params.get("user_id") == str(BOB.id)]
