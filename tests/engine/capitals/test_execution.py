@@ -14,7 +14,7 @@ def cost(t: Table, seat: int, at: str) -> int:
     return activation_cost(t.p(seat), t.state, seat, cell(at))
 
 
-def test_TC_EX_17_and_18_activation_cost_fresh_and_repeated() -> None:
+def test_TC_EX_17_TC_EX_18_activation_cost_fresh_and_repeated() -> None:
     t = Table().city(0, "DaVinci Estate", "m12").station(0, 4, cubes=20).positions(0, 1, 2, 3).execution(0)
     assert cost(t, 0, "m12") == 2
     t.play("activate davinci-estate")
