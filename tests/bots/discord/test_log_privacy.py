@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,25 +15,15 @@ from tests.bots.discord.conftest import ALICE, BOB, Table
 from tests.bots.discord.fake_discord import TOKEN, FakeDiscord
 from tests.bots.discord.test_discord import SECRET, start_toy
 from tests.bots.telegram.test_log_privacy import LoggingWorker
-from workers import logs, settings
+from tests.support.logcapture import captured_logs
 
 LOG_ENV = {"DISCORD_TOKEN": TOKEN, "AGORA_LOG_LEVEL": "DEBUG", "AGORA_LOG_FORMAT": "json"}
 
 
 @pytest.fixture
 def bot_log() -> Iterator[io.StringIO]:
-    root = logging.getLogger()
-    saved = (list(root.handlers), root.level)
-    stream = io.StringIO()
-    logs.setup(settings.load(LOG_ENV), stream=stream)
-    try:
+    with captured_logs(LOG_ENV) as stream:
         yield stream
-    finally:
-        for h in list(root.handlers):
-            root.removeHandler(h)
-        for h in saved[0]:
-            root.addHandler(h)
-        root.setLevel(saved[1])
 
 
 async def test_a_whole_discord_game_logs_no_token_and_no_secret(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import subprocess
 import time
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from tests.bots.telegram.conftest import ALICE, BOB, PLUGINS, Table
 from tests.bots.telegram.fake_api import TOKEN, FakeBotApi
 from tests.bots.telegram.test_telegram import SECRET, start_toy
 from tests.conftest import ROOT, Worker
-from workers import logs, settings
+from tests.support.logcapture import captured_logs
 
 LOG_ENV = {"TELEGRAM_TOKEN": TOKEN, "AGORA_LOG_LEVEL": "DEBUG", "AGORA_LOG_FORMAT": "json"}
 
@@ -39,18 +38,8 @@ class LoggingWorker(Worker):
 
 @pytest.fixture
 def bot_log() -> Iterator[io.StringIO]:
-    root = logging.getLogger()
-    saved = (list(root.handlers), root.level)
-    stream = io.StringIO()
-    logs.setup(settings.load(LOG_ENV), stream=stream)
-    try:
+    with captured_logs(LOG_ENV) as stream:
         yield stream
-    finally:
-        for h in list(root.handlers):
-            root.removeHandler(h)
-        for h in saved[0]:
-            root.addHandler(h)
-        root.setLevel(saved[1])
 
 
 async def test_a_whole_game_logs_no_token_and_no_secret(
