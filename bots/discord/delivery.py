@@ -86,7 +86,10 @@ class Delivery:
         if await self.sender.io(self.client.already_sent, env):
             await self.sender.io(self.client.ack, PLATFORM, env)
             return True
-        part = await self.sender.io(self.client.render, env)
+        try:
+            part = await self.sender.io(self.client.render, env)
+        except Exception:
+            return False  # logged by render (the store restarting, say): it stays pending, retried
         try:
             if part is not None:
                 await self._send(env, part)
