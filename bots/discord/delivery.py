@@ -17,12 +17,12 @@ a lane simply takes longer; a refusal for good (4xx) is logged and dropped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 import discord
 
 from bots.discord.sender import PLATFORM, Sender
+from bots.outbox_loop import deliver_until
 from workers.client import Client, Envelope, Part
 
 log = logging.getLogger(__name__)
@@ -47,21 +47,7 @@ class Delivery:
 
     async def run(self, stop: asyncio.Event, *, max_backoff: float = 30.0) -> None:
         """Deliver until ``stop`` is set; failures back off exponentially, never end the loop."""
-        backoff = 0.25
-        while not stop.is_set():
-            try:
-                ok = await self.step()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("Discord outbox delivery failed; retrying")
-                ok = False
-            if ok:
-                backoff = 0.25
-                continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), backoff)
-            backoff = min(backoff * 2, max_backoff)
+        await deliver_until(stop, self.step, what="Discord", max_backoff=max_backoff)
 
     async def step(self) -> bool:
         """Fetch one batch and deliver it; False when something has to be retried later."""

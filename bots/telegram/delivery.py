@@ -18,12 +18,12 @@ retried with backoff.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bots.outbox_loop import deliver_until
 from bots.telegram.sender import PLATFORM, Sender
 from workers.client import Client, Envelope, Part, count_delivered
 
@@ -62,21 +62,7 @@ class Delivery:
 
     async def run(self, stop: asyncio.Event, *, max_backoff: float = 30.0) -> None:
         """Deliver until ``stop`` is set; failures back off exponentially, never end the loop."""
-        backoff = 0.25
-        while not stop.is_set():
-            try:
-                ok = await self.step()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("outbox delivery failed; retrying")
-                ok = False
-            if ok:
-                backoff = 0.25
-                continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), backoff)
-            backoff = min(backoff * 2, max_backoff)
+        await deliver_until(stop, self.step, what="Telegram", max_backoff=max_backoff)
 
     async def step(self) -> bool:
         """Fetch one batch and deliver it; False when something has to be retried later."""
