@@ -20,6 +20,8 @@ from engine.clash.cities import (
     grow,
     husbandry_cost,
 )
+from engine.clash.combat import age_battles, battle_after_build, sentence
+from engine.clash.combat_choices import COMBAT_KINDS, apply_combat_choice
 from engine.clash.data import ADVANCES, RULES, TABLES
 from engine.clash.movement import anchor, apply_move, finish_orientation, place_barbarians
 from engine.clash.resources import gain, gain_culture, gain_mood
@@ -65,6 +67,7 @@ def start_turn(state: State) -> list[Event]:
     p.collects = 0
     p.forced_labor = False
     p.free_economy = "free_economy" in p.advances
+    age_battles(state)
     events: list[Event] = []
     if state.options.get("variable_end") and seat == state.first:
         for rnd, trn, top in TABLES.rules["variable_end"]["ranges"]:
@@ -292,6 +295,9 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         events.append(
             public(f"{me} builds {_units(action.items)} in {city.name}" + _drop(dropped, city) + ".", "build")
         )
+        fight = battle_after_build(state, seat, city)
+        if fight:
+            events.append(public(sentence(fight), "battle"))
     elif kind == "grow":
         state.actions_left -= 1
         city = city_at(state, action.space)
@@ -383,7 +389,9 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
     kind = pend["kind"]
     me = colour(seat)
     events: list[Event] = []
-    if kind == "orient":
+    if kind in COMBAT_KINDS:
+        events.append(public(sentence(apply_combat_choice(state, seat, action)), "battle"))
+    elif kind == "orient":
         lines = finish_orientation(state, action.name == "turned")
         events.append(public(f"{me} " + "; ".join(lines) + ".", "explore"))
     elif kind == "anchor":
