@@ -185,7 +185,9 @@ def run_battle(state: State) -> list[str]:
             lines.append(_round(state))
             left = {s: len(fighting_units(state, b, s)) for s in ("attacker", "defender")}
             if not left["attacker"] or not left["defender"]:
-                winner = "attacker" if left["attacker"] else "defender" if left["defender"] else "none"
+                # D-14: a city defended only by its Fortress holds when every attacker falls.
+                alone = not b["start_units"]["defender"]
+                winner = "attacker" if left["attacker"] else "defender" if left["defender"] or alone else "none"
                 lines.extend(end_battle(state, winner))
                 continue
             b["round"] = int(b["round"]) + 1

@@ -215,7 +215,7 @@ def explain(state: State, seat: int, text: str) -> str:
             if adv == key or TABLES.advances[adv].name.lower().replace(" ", "_") == key:
                 return illegal_reason(state, seat, Action("advance", name=adv))
         return ""
-    if verb == "move" and len(words) >= 3:
+    if verb in ("move", "attack") and len(words) >= 3:
         dest = next(
             (w for w in words[1:] if len(w) >= 2 and w[0].isalpha() and w[1:].isdigit() and w in state.terrain), ""
         )
