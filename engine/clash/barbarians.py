@@ -132,7 +132,7 @@ def attack_pairs(state: State, seat: int) -> list[tuple[str, str]]:
         if near:
             cands.append((n, camp.space, near))
             best = max(best, n)
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for n, space, near in cands:
         if n == best:
             closest = min(near.values())

@@ -3,36 +3,14 @@ and the rulebook examples CC-EX-22 to CC-EX-25."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from engine.clash import combat_rounds
 from engine.clash.builder import Position
 from engine.clash.combat_rounds import hits_from
-from engine.clash.state import State
 from engine.core.errors import IllegalAction
+from tests.engine.clash.combat_dice import Dice, dice
 
-
-class Dice:
-    """Scripted dice: the rulebook examples give the results (CC conventions)."""
-
-    def __init__(self) -> None:
-        self.queue: list[int] = []
-
-    def __call__(self, state: State) -> int:
-        return self.queue.pop(0)
-
-    def set(self, *values: int) -> None:
-        self.queue = list(values)
-
-
-@pytest.fixture
-def dice() -> Iterator[Dice]:
-    d = Dice()
-    combat_rounds.ROLL[0] = d
-    yield d
-    combat_rounds.ROLL[0] = combat_rounds.roll_die
+__all__ = ["dice"]
 
 
 def _open() -> Position:
