@@ -102,6 +102,6 @@ def combat_choice(state: State, seat: int, actions: list[Action]) -> Action:
 
         return min(actions, key=cost)
     if kind == "barbarian_spawn":
-        mine = [c.space for c in state.cities_of(seat)]
-        return max(actions, key=lambda x: (min((distance(state, x.to, c) for c in mine), default=0), x.to))
+        own = [c.space for c in state.cities_of(seat)]
+        return max(actions, key=lambda x: (min((distance(state, x.to, c) for c in own), default=0), x.to))
     return actions[0]
