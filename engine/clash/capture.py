@@ -38,7 +38,10 @@ def after_battle(state: State, b: dict[str, Any], winner: str) -> tuple[list[str
         if defender == BARBARIAN:
             more, queue = capture_camp(state, seat, city, int(b["lost"]["defender"]))
         else:
+            before = city.size
             more, queue = capture_city(state, seat, city, str(b["mood"]), int(b["size"]))
+            after = state.city_at(str(b["space"]))
+            b["removed"] = before - (after.size if after is not None else 0)
         lines.extend(more)
     loser = {"attacker": defender, "defender": seat}.get(winner, BARBARIAN)
     if loser != BARBARIAN and b["rounds"] and b.get("temple") and "fanaticism" in state.pl[loser].advances:
