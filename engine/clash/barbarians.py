@@ -82,7 +82,7 @@ def barbarians_appear(state: State, seat: int, resume: dict[str, Any] | None = N
     spaces = spawn_spaces(state, seat)
     if len(spaces) > 1:
         state.pending = {"kind": "barbarian_spawn", "seat": seat, "options": spaces, "resume": resume or {}}
-        return ["Barbarians appear"]
+        return [f"Barbarians appear: {TABLES.colours[seat]} chooses where they settle"]
     lines = spawn(state, spaces[0]) if spaces else ["no space can take a new Barbarian settlement"]
     return lines + _reinforce_step(state, seat, resume)
 
@@ -100,7 +100,7 @@ def _reinforce_step(state: State, seat: int, resume: dict[str, Any] | None) -> l
     spaces = reinforce_spaces(state)
     if len(spaces) > 1:
         state.pending = {"kind": "barbarian_unit", "seat": seat, "options": spaces, "resume": resume or {}}
-        return []
+        return [f"{TABLES.colours[seat]} chooses which Barbarian settlement gets one more unit"]
     lines = reinforce(state, spaces[0]) if spaces else []
     return lines + _resume(state, resume)
 
@@ -152,7 +152,7 @@ def barbarian_attack(state: State, seat: int, resume: dict[str, Any] | None = No
             "options": [list(p) for p in pairs],
             "resume": resume or {},
         }
-        return ["the Barbarians prepare an attack"]
+        return [f"the Barbarians attack: {TABLES.colours[seat]} chooses which settlement attacks which city"]
     return begin_attack(state, seat, pairs[0][0], pairs[0][1], resume)
 
 
@@ -224,7 +224,7 @@ def run_attack(state: State) -> list[str]:
         opts = loss_options(state)
         if len(opts) > 1:
             state.pending = {"kind": "barbarian_losses", "seat": seat}
-            return lines
+            return [*lines, f"{TABLES.colours[seat]} chooses which units or city pieces are lost"]
         return lines + take_losses(state, opts[0] if opts else ())
     raise AssertionError(f"unexpected step {b['step']}")
 

@@ -21,6 +21,11 @@ from engine.clash.state import BARBARIAN, City, State
 from engine.core.text import count, join_words
 
 CHAIN_KINDS = ("refugee", "fanatic", "camp")
+ASKS = {
+    "refugee": "{} chooses a city for the refugee Settler",
+    "fanatic": "{} chooses a city for Fanaticism's free army unit",
+    "camp": "{} decides whether to keep or raze the settlement",
+}
 
 
 def _name(seat: int) -> str:
@@ -183,7 +188,7 @@ def open_next(state: State, queue: list[dict[str, Any]]) -> list[str]:
         opts = chain_options(state)
         if len(opts) > 1:
             state.pending["then"] = queue
-            return lines
+            return [*lines, ASKS[str(item["kind"])].format(_name(int(item["seat"])))]
         state.pending = {}
         if opts:
             lines.extend(_carry_out(state, int(item["seat"]), opts[0]))

@@ -176,11 +176,13 @@ def run_battle(state: State) -> list[str]:
             b["step"] = "cards_attacker"
             if siege_options(state):
                 state.pending = {"kind": "siege", "seat": int(b["attacker"])}
+                lines.append(f"{name(int(b['attacker']))} may pay for Siegecraft")
         elif step in ("cards_attacker", "cards_defender"):
             side = step[6:]
             b["step"] = "cards_defender" if side == "attacker" else "roll"
             if card_options(state, b, side):
                 state.pending = {"kind": "combat_card", "seat": int(b[side]), "side": side}
+                lines.append(f"{name(int(b[side]))} may play a combat card")
         elif step == "roll":
             lines.append(_round(state))
             left = {s: len(fighting_units(state, b, s)) for s in ("attacker", "defender")}
@@ -196,6 +198,7 @@ def run_battle(state: State) -> list[str]:
             if not b["built"]:
                 b["step"] = "decide"
                 state.pending = {"kind": "battle", "seat": int(b["attacker"])}
+                lines.append(f"{name(int(b['attacker']))} may continue the attack or retreat")
         elif step == "decide":
             raise AssertionError("the attacker's decision is pending")
     return lines

@@ -153,6 +153,8 @@ class ClashGame(Game[State, Action]):
         words = notation.split(" ")
         if words[0] in ("collect", "build", "grow", "civic") and len(words) > 1:
             return f"{words[1].capitalize()}: {GROUPS[words[0]]}"
+        if words[0] == "attack" and len(words) > 1:
+            return f"attack from {words[1].upper()}"
         if words[0] == "move" and len(words) > 1:
             return "move ships" if words[1].startswith("ship") else f"move from {words[1].upper()}"
         return GROUPS.get(words[0], "choices")
