@@ -234,6 +234,8 @@ def _mixed_game(seed: int, players: int) -> tuple[State, int]:
             a = GAME.auto_action(s, seat, rng.next64() & 0xFFFF)
         else:
             a = rng.choice(GAME.legal_actions(s, seat))
+        if steps % 3 == 0 or s.pending or GAME.notation(s, seat, a).startswith("attack"):
+            assert GAME.parse(s, seat, GAME.notation(s, seat, a)) == a
         step = GAME.apply(s, seat, a)
         battles += sum(1 for e in step.events if " attacks " in e.text or "Barbarian units from" in e.text)
         _combat_checks(s, step.state)
