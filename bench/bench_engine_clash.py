@@ -39,7 +39,7 @@ def battle_render_ms(runs: int = 15) -> tuple[float, float, float]:
 
     src = next(h for h in neighbours(pos.state, city.space) if pos.state.terrain.get(h) not in ("sea", None))
     city.pieces["fortress"] = 1
-    pos.advances(0, "tactics").units(0, src, army=4).units(1, city.space, army=2).turn(0)
+    pos.advances(0, "tactics").advances(1, "tactics").units(0, src, army=4).units(1, city.space, army=2).turn(0)
     pos.play(0, f"attack {src} {city.space} army army army army")
     while pos.state.pending and pos.state.pending["kind"] == "battle":
         pos.play(0, "continue")

@@ -138,11 +138,14 @@ def fighting_units(state: State, battle: dict[str, Any], side: str) -> list[Unit
 
 
 def has_fortress(state: State, battle: dict[str, Any]) -> bool:
-    """The defender's city has a Fortress (land battles and Barbarian attacks only)."""
+    """The defender's city has a working Fortress (land battles and Barbarian attacks only)."""
     if battle["kind"] == "naval":
         return False
     city = state.city_at(battle["space"])
-    return city is not None and city.owner == seat_of(battle, "defender") and "fortress" in city.pieces
+    if city is None or city.owner != seat_of(battle, "defender") or "fortress" not in city.pieces:
+        return False
+    # A captured Fortress defends only an owner with Tactics, the Fortress's advance (rules 10.8).
+    return owns(state, city.owner, "tactics")
 
 
 def side_modifiers(state: State, battle: dict[str, Any], side: str) -> Modifiers:

@@ -21,6 +21,7 @@ def _battle_view(dice: Dice) -> dict[str, Any]:
     pos = Position(2).clear_units().reveal_all()
     pos.advances(0, "tactics").units(0, "e3", army=3)
     pos.city(1, "f2", pieces=["fortress"])
+    pos.advances(1, "tactics")
     pos.units(1, "f2", army=2).turn(0)
     dice.set(1, 1, 2, 4, 3, 5, 6, 1, 1, 5, 2)
     pos.play(0, "attack e3 f2 army army army")

@@ -82,6 +82,7 @@ def test_both_wiped_out_no_winner(dice: Dice) -> None:
 def test_fortress_first_round_die_and_cancel(dice: Dice) -> None:
     pos = _open().advances(0, "tactics").units(0, "e3", army=2)
     pos.city(1, "f2", pieces=["fortress"])
+    pos.advances(1, "tactics")
     pos.units(1, "f2", army=1).turn(0)
     dice.set(5, 5, 2, 3)  # Red 10 -> 2 hits, fortress cancels 1 -> 1 (cap 1); Blue 2 dice: 5 -> 1 hit
     pos.play(0, "attack e3 f2 army army")
@@ -95,6 +96,7 @@ def test_fortress_only_defence_rolls_in_round_one(dice: Dice) -> None:
     # D-14: a city whose only defence is a Fortress still fights round 1.
     pos = _open().advances(0, "tactics").units(0, "e3", army=1)
     pos.city(1, "f2", pieces=["fortress"])
+    pos.advances(1, "tactics")
     pos.turn(0)
     dice.set(6, 6)  # Red 6 -> 1 hit, cancelled; Blue fortress die 6 -> 1 hit
     pos.play(0, "attack e3 f2 army")
@@ -102,6 +104,7 @@ def test_fortress_only_defence_rolls_in_round_one(dice: Dice) -> None:
     assert pos.state.city_at("f2").owner == 1
     pos2 = _open().advances(0, "tactics").units(0, "e3", army=2)
     pos2.city(1, "f2", pieces=["fortress"])
+    pos2.advances(1, "tactics")
     pos2.turn(0)
     dice.set(1, 1, 6)  # Blue's 6 kills one attacker; the other captures
     pos2.play(0, "attack e3 f2 army army")
@@ -111,6 +114,7 @@ def test_fortress_only_defence_rolls_in_round_one(dice: Dice) -> None:
 def test_siegecraft_payments(dice: Dice) -> None:
     pos = _open().advances(0, "tactics", "siegecraft").units(0, "e3", army=1).give(0, wood=2, ore=2)
     pos.city(1, "f2", pieces=["fortress"])
+    pos.advances(1, "tactics")
     pos.units(1, "f2", army=1).turn(0)
     pos.play(0, "attack e3 f2 army")
     assert pos.state.pending["kind"] == "siege"
@@ -212,6 +216,7 @@ def test_forest_units_cannot_attack() -> None:
 def test_great_wall_needs_siegecraft() -> None:
     pos = _open().advances(0, "tactics").units(0, "e3", army=1)
     city = pos.city(1, "f2", pieces=["fortress"])
+    pos.advances(1, "tactics")
     city.wonder = "great_wall"
     pos.turn(0)
     with pytest.raises(IllegalAction, match="Great Wall"):
@@ -315,3 +320,11 @@ def test_dump_round_trip_in_the_middle_of_a_battle(dice: Dice) -> None:
     again = GAME.load(GAME.dump(pos.state))
     assert GAME.dumps(again) == GAME.dumps(pos.state)
     assert GAME.legal_actions(again, 0) == GAME.legal_actions(pos.state, 0)
+
+
+def test_captured_fortress_defends_only_with_tactics(dice: Dice) -> None:
+    pos = _open().advances(0, "tactics").units(0, "e3", army=1)
+    pos.city(1, "f2", pieces=["fortress"])  # Blue lacks Tactics: the Fortress does nothing
+    pos.turn(0)
+    pos.play(0, "attack e3 f2 army")
+    assert pos.state.city_at("f2").owner == 0 and not pos.state.battles[-1]["rounds"]
