@@ -228,6 +228,8 @@ def explain(state: State, seat: int, text: str) -> str:
             src = spaces[0] if len(spaces) >= 2 else ""
             kinds = tuple(w for w in words if w in ("army", "settler"))
             return _battle_refusal(state, seat, src, dest, kinds)
+        if verb == "attack" and dest and revealed(state, dest):
+            return f"There is nothing foreign on {dest.upper()} to attack; to go there, type `move`."
         return ""
     if verb in ("found", "collect", "build", "grow") and state.actions_left < 1 and not state.pending:
         return "You have no action left this turn; type `end` to end your turn."

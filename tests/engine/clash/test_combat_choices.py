@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.clash.actions import Action
 from engine.clash.builder import GAME, Position
 from engine.clash.combat_rounds import CARD_HOOK, Modifiers, register_cards
 from engine.clash.state import State
+from engine.core.errors import IllegalAction
 from tests.engine.clash.combat_dice import Dice, dice
 
 __all__ = ["dice"]
@@ -95,3 +98,9 @@ def test_move_typed_into_an_enemy_is_the_attack() -> None:
     pos = _fight()
     a = GAME.parse(pos.state, 0, "move army army c3 c4")
     assert GAME.notation(pos.state, 0, a) == "attack c3 c4 army army"
+
+
+def test_attack_on_an_empty_space_is_explained() -> None:
+    pos = _fight()
+    with pytest.raises(IllegalAction, match="nothing foreign on D3"):
+        pos.play(0, "attack c3 d3 army")
