@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.clash.capture import after_battle, open_next
-from engine.clash.combat_rounds import card_options, fighting_units, has_fortress, roll_round
+from engine.clash.combat_rounds import after_round_cards, card_options, fighting_units, has_fortress, roll_round
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.state import BARBARIAN, State, Unit
 from engine.core.text import count, join_words
@@ -184,7 +184,12 @@ def run_battle(state: State) -> list[str]:
                 state.pending = {"kind": "combat_card", "seat": int(b[side]), "side": side}
                 lines.append(f"{name(int(b[side]))} may play a combat card")
         elif step == "roll":
+            if b.get("end_now"):
+                # A card ended the battle before the dice (e.g. a tactical retreat): see combat_rounds.
+                lines.extend(end_battle(state, str(b.pop("end_now"))))
+                continue
             lines.append(_round(state))
+            lines.extend(after_round_cards(state, b))
             left = {s: len(fighting_units(state, b, s)) for s in ("attacker", "defender")}
             if not left["attacker"] or not left["defender"]:
                 # D-14: a city defended only by its Fortress holds when every attacker falls.

@@ -61,6 +61,11 @@ class CombatCards(Protocol):
     ``options`` lists the card plays ``side`` may declare now (empty: the side is not asked);
     ``play`` records a declared card in ``battle["cards"][side]`` (and discards it); ``modifiers``
     turns the cards played this round into :class:`Modifiers` for ``side``.
+
+    A provider may also define ``after_round(state, battle) -> list[str]`` for "after hits"
+    effects, and a card that ends the battle before the dice (a tactical retreat) sets
+    ``battle["end_now"]`` to the winning side (``"attacker"``/``"defender"``) in ``play``; its
+    own unit movements are its business. ``battle["rounds"][-1]`` holds the last round's dice.
     """
 
     def options(self, state: State, battle: dict[str, Any], side: str) -> list[Action]: ...
@@ -89,6 +94,16 @@ def card_options(state: State, battle: dict[str, Any], side: str) -> list[Action
     if battle.get("cards", {}).get(side):
         return []
     return CARD_HOOK[0].options(state, battle, side)
+
+
+def after_round_cards(state: State, battle: dict[str, Any]) -> list[str]:
+    """Effects of played cards "after hits" (the provider's optional ``after_round``), called once
+    the round's casualties are removed and before the battle checks who is left."""
+    hook = getattr(CARD_HOOK[0], "after_round", None) if CARD_HOOK else None
+    if hook is None or not any(battle.get("cards", {}).values()):
+        return []
+    out: list[str] = hook(state, battle)
+    return out
 
 
 def card_modifiers(state: State, battle: dict[str, Any], side: str) -> Modifiers:

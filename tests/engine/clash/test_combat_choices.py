@@ -104,3 +104,39 @@ def test_attack_on_an_empty_space_is_explained() -> None:
     pos = _fight()
     with pytest.raises(IllegalAction, match="nothing foreign on D3"):
         pos.play(0, "attack c3 d3 army")
+
+
+class RetreatCards(FakeCards):
+    """A defender's card that withdraws its army before the dice; an attacker's card with an
+    "after hits" effect."""
+
+    def play(self, state: State, battle: dict[str, Any], side: str, action: Action) -> list[str]:
+        battle["cards"][side].append(action.name)
+        if side == "defender":
+            for u in state.units:
+                if u.owner == battle["defender"] and u.space == battle["space"]:
+                    u.space = "d4"
+            battle["end_now"] = "attacker"
+        return [f"{side} plays {action.name}"]
+
+    def after_round(self, state: State, battle: dict[str, Any]) -> list[str]:
+        return [f"after hits: {battle['rounds'][-1]['attacker']['hits']}"]
+
+
+def test_cards_can_end_a_battle_or_act_after_hits(dice: Dice) -> None:
+    register_cards(RetreatCards())
+    try:
+        pos = _fight()
+        pos.play(0, "attack c3 c4 army army")
+        pos.state = GAME.apply(pos.state, 0, Action("nocard")).state
+        step = GAME.apply(pos.state, 1, Action("combatcard", name="fury"))
+        assert not step.state.battle and step.state.battles[-1]["winner"] == 0
+        assert not step.state.battles[-1]["rounds"]
+        pos = _fight()
+        pos.play(0, "attack c3 c4 army army")
+        dice.set(5, 1, 1, 1)
+        pos.state = GAME.apply(pos.state, 0, Action("combatcard", name="fury")).state
+        events = GAME.apply(pos.state, 1, Action("nocard")).events
+        assert "after hits: 2" in events[0].text
+    finally:
+        CARD_HOOK.clear()
