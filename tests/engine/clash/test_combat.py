@@ -328,3 +328,47 @@ def test_captured_fortress_defends_only_with_tactics(dice: Dice) -> None:
     pos.turn(0)
     pos.play(0, "attack e3 f2 army")
     assert pos.state.city_at("f2").owner == 0 and not pos.state.battles[-1]["rounds"]
+
+
+def test_naval_retreat_returns_ships_with_cargo(dice: Dice) -> None:
+    pos = _open()
+    pos.ship(0, "e5", army=1)
+    pos.ship(1, "e4")
+    pos.ship(1, "e4")
+    pos.turn(0)
+    dice.set(1, 1, 1)
+    pos.play(0, "move ship1 e4")
+    pos.play(0, "retreat")
+    ship = next(u for u in pos.state.units if u.owner == 0 and u.kind == "ship")
+    cargo = next(u for u in pos.state.units if u.owner == 0 and u.kind == "army")
+    assert ship.space == cargo.space == "e5" and cargo.carrier == ship.id and ship.fought
+    assert not cargo.fought  # the cargo did not fight: it may still disembark with a Move action
+
+
+def test_at_most_four_armies_attack_and_no_boarding_among_enemy_ships() -> None:
+    pos = _open().advances(0, "tactics")
+    for _ in range(3):
+        pos.ship(0, "e4", army=2)
+    pos.units(1, "e3", army=1)
+    pos.ship(1, "d3")
+    pos.units(0, "c3", army=1).turn(0)
+    moves = pos.moves(0)
+    assert "attack e4 e3 army army army army" in moves and "attack e4 e3 army army army army army" not in moves
+    with pytest.raises(IllegalAction, match="At most 4 army units"):
+        pos.play(0, "attack e4 e3 army army army army army")
+    with pytest.raises(IllegalAction, match="cannot board a ship"):
+        pos.play(0, "move c3 d3 army")
+
+
+def test_armies_without_tactics_cannot_attack() -> None:
+    pos = _open().units(0, "c3", army=1).units(1, "c4", army=1).turn(0)
+    with pytest.raises(IllegalAction, match="Tactics"):
+        pos.play(0, "attack c3 c4 army")
+
+
+def test_roads_move_may_end_in_a_battle(dice: Dice) -> None:
+    pos = _open().advances(0, "tactics", "engineering", "roads").units(0, "d2", army=1).give(0, food=1)
+    pos.units(1, "c4", settler=1).turn(0)
+    assert "attack d2 c4 army road" in pos.moves(0)
+    pos.play(0, "attack d2 c4 army road")
+    assert pos.state.pl[0].res["food"] == 0 and not [u for u in pos.state.units if u.owner == 1]
