@@ -53,12 +53,13 @@ def _targets(state: State, seat: int) -> list[str]:
 
 
 def wants_armies(state: State, seat: int, space: str) -> bool:
-    """Build army units in a city with a target within 4 spaces and fewer than 4 armies around
-    (from round 2, once the first cities stand)."""
+    """Build army units in a city with a target or a foreign army within 4 spaces and fewer than
+    4 own armies around (from round 2, once the first cities stand): to attack and to defend."""
     if "tactics" not in state.pl[seat].advances or state.round < 2:
         return False
     near = distances_from(state, space, 4)
-    if not any(t in near for t in _targets(state, seat)):
+    threats = {u.space for u in state.units if u.owner != seat and u.kind == "army"}
+    if not any(t in near for t in _targets(state, seat)) and not threats & set(near):
         return False
     mine = sum(1 for u in state.units if u.owner == seat and u.kind == "army" and u.space in near)
     return mine < 4
