@@ -372,3 +372,12 @@ def test_roads_move_may_end_in_a_battle(dice: Dice) -> None:
     assert "attack d2 c4 army road" in pos.moves(0)
     pos.play(0, "attack d2 c4 army road")
     assert pos.state.pl[0].res["food"] == 0 and not [u for u in pos.state.units if u.owner == 1]
+
+
+def test_settlers_return_with_a_stopped_attack(dice: Dice) -> None:
+    pos = _open().advances(0, "tactics").units(0, "c3", army=1, settler=1).units(1, "c4", army=1).turn(0)
+    dice.set(1, 1)
+    pos.play(0, "attack c3 c4 army settler")
+    pos.play(0, "retreat")
+    mine = [u for u in pos.state.units if u.owner == 0]
+    assert {u.space for u in mine} == {"c3"} and len(mine) == 2 and all(u.fought for u in mine)
