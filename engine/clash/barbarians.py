@@ -20,10 +20,11 @@ from typing import Any
 
 from engine.clash.actions import Action
 from engine.clash.board import distances_from, is_land
-from engine.clash.combat import great_wall_owner, remove_unit
+from engine.clash.combat import great_wall_owner, remove_unit, sentence
 from engine.clash.combat_rounds import card_options, fighting_units, roll_round
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.state import BARBARIAN, MOODS, City, State, Unit
+from engine.core.events import Event, public
 from engine.core.text import count, join_words
 
 RESUME: dict[str, Callable[[State, dict[str, Any]], list[str]]] = {}
@@ -76,9 +77,25 @@ def reinforce_spaces(state: State) -> list[str]:
     return sorted(c.space for c in camps(state) if len(barbarian_units_at(state, c.space)) < LIMITS["stack"])
 
 
-def barbarians_appear(state: State, seat: int, resume: dict[str, Any] | None = None) -> list[str]:
+def barbarians_appear(state: State, seat: int, resume: dict[str, Any] | None = None) -> list[Event]:
     """Event symbol "Barbarians appear" drawn by ``seat``: a new settlement with one unit near his
-    cities, then one more unit in a settlement of his choice; impossible steps are skipped."""
+    cities, then one more unit in a settlement of his choice; impossible steps are skipped.
+    Returns the public narration (one event); may leave a pending choice open."""
+    return _told(appear_lines(state, seat, resume))
+
+
+def barbarian_attack(state: State, seat: int, resume: dict[str, Any] | None = None) -> list[Event]:
+    """Event symbol "Barbarian attack" drawn by ``seat`` (rules 11.3, CC-EX-40). Returns the
+    public narration (one event); may leave a pending choice open."""
+    return _told(attack_lines(state, seat, resume))
+
+
+def _told(lines: list[str]) -> list[Event]:
+    return [public(sentence(lines), "barbarians")] if lines else []
+
+
+def appear_lines(state: State, seat: int, resume: dict[str, Any] | None = None) -> list[str]:
+    """:func:`barbarians_appear` as narration lines."""
     spaces = spawn_spaces(state, seat)
     if len(spaces) > 1:
         state.pending = {"kind": "barbarian_spawn", "seat": seat, "options": spaces, "resume": resume or {}}
@@ -140,8 +157,8 @@ def attack_pairs(state: State, seat: int) -> list[tuple[str, str]]:
     return sorted(pairs)
 
 
-def barbarian_attack(state: State, seat: int, resume: dict[str, Any] | None = None) -> list[str]:
-    """Event symbol "Barbarian attack" drawn by ``seat`` (rules 11.3, CC-EX-40)."""
+def attack_lines(state: State, seat: int, resume: dict[str, Any] | None = None) -> list[str]:
+    """:func:`barbarian_attack` as narration lines."""
     pairs = attack_pairs(state, seat)
     if not pairs:
         return ["no Barbarian settlement can attack", *_resume(state, resume)]

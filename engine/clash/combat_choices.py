@@ -19,12 +19,15 @@ Choices and their notation:
 
 from __future__ import annotations
 
+import importlib
+
 from engine.clash.actions import Action
 from engine.clash.barbarians import BARBARIAN_KINDS, apply_barbarian_choice, barbarian_options, run_attack
 from engine.clash.capture import CHAIN_KINDS, apply_chain, chain_options
 from engine.clash.combat import decide, name, pay_siege, run_battle, siege_options
 from engine.clash.combat_rounds import CARD_HOOK, card_options
 from engine.clash.state import State
+from engine.core.events import Event
 
 COMBAT_KINDS = ("battle", "siege", "combat_card", *CHAIN_KINDS, *BARBARIAN_KINDS)
 CHOICE_VERBS = (
@@ -97,6 +100,20 @@ def apply_combat_choice(state: State, seat: int, action: Action) -> list[str]:
     if kind in CHAIN_KINDS:
         return apply_chain(state, seat, action)
     return apply_barbarian_choice(state, seat, action)
+
+
+def resume_card_steps(state: State) -> list[Event]:
+    """After a Barbarian choice made in the middle of an event card: carry on with the card
+    module's queued steps (``engine.clash.card_flow.run_steps``) when that module is present and
+    nothing else is pending. Looked up by name so this module does not depend on the card module."""
+    if state.pending:
+        return []
+    try:
+        flow = importlib.import_module("engine.clash.card_flow")
+    except ModuleNotFoundError:
+        return []
+    run = getattr(flow, "run_steps", None)
+    return list(run(state)) if run is not None else []
 
 
 def waiting_text(state: State) -> str:

@@ -21,7 +21,7 @@ from engine.clash.cities import (
     husbandry_cost,
 )
 from engine.clash.combat import age_battles, battle_after_build, sentence
-from engine.clash.combat_choices import COMBAT_KINDS, apply_combat_choice
+from engine.clash.combat_choices import COMBAT_KINDS, apply_combat_choice, resume_card_steps
 from engine.clash.data import ADVANCES, RULES, TABLES
 from engine.clash.movement import anchor, apply_move, finish_orientation, place_barbarians
 from engine.clash.resources import gain, gain_culture, gain_mood
@@ -391,6 +391,7 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
     events: list[Event] = []
     if kind in COMBAT_KINDS:
         events.append(public(sentence(apply_combat_choice(state, seat, action)), "battle"))
+        events.extend(resume_card_steps(state))
     elif kind == "orient":
         lines = finish_orientation(state, action.name == "turned")
         events.append(public(f"{me} " + "; ".join(lines) + ".", "explore"))

@@ -84,8 +84,11 @@ def test_cc_ex_40_barbarian_attack_on_a_city(dice: Dice) -> None:
     pos = _cc_ex_40()
     assert attack_pairs(pos.state, 1) == [("f7", "d7")]
     dice.set(6, 5, 5, 4, 3)
-    lines = barbarian_attack(pos.state, 1)
-    assert "3 Barbarian units from F7 attack Memphis" in lines[0]
+    events = barbarian_attack(pos.state, 1)
+    assert events[0].text.startswith(
+        "3 Barbarian units from F7 attack Memphis; the Barbarians (rolled by Red) roll 6, 5, 5"
+    )
+    assert events[0].public
     assert _barbs(pos, "f7") == 2
     assert pos.state.pending["kind"] == "barbarian_losses" and pos.state.pending["seat"] == 1
     assert set(pos.moves(1)) == {"lose army temple", "lose army fortress"}
@@ -154,7 +157,7 @@ def test_no_settlement_in_range_means_no_attack() -> None:
     pos = _open()
     _camp(pos, "a3", 3)
     pos.turn(1)
-    assert barbarian_attack(pos.state, 1) == ["no Barbarian settlement can attack"]
+    assert [e.text for e in barbarian_attack(pos.state, 1)] == ["No Barbarian settlement can attack."]
 
 
 def test_great_wall_owner_is_never_attacked() -> None:
@@ -205,8 +208,8 @@ def test_barbarians_appear_resumes_the_caller() -> None:
         _camp(pos, "a3", 4)  # full: no reinforcement possible
         pos.state.exhausted.extend(["c2", "c3", "e3", "f2", "f3", "e2", "c4"])
         pos.turn(0)
-        lines = barbarians_appear(pos.state, 0, {"key": "test", "card": "Famine"})
-        assert not pos.state.pending and seen == ["Famine"] and lines[-1] == "the event goes on"
+        events = barbarians_appear(pos.state, 0, {"key": "test", "card": "Famine"})
+        assert not pos.state.pending and seen == ["Famine"] and events[-1].text.endswith("the event goes on.")
     finally:
         del RESUME["test"]
 
@@ -231,3 +234,24 @@ def test_barbarian_events_keep_the_limits(seed: int) -> None:
     from collections import Counter
 
     assert max(Counter(u.space for u in pos.state.units if u.owner == BARBARIAN).values()) <= 4
+
+
+def test_event_steps_go_on_after_a_barbarian_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from engine.core.events import Event, public
+
+    ran: list[int] = []
+
+    def run_steps(state: State) -> list[Event]:
+        ran.append(len(state.cities))
+        return [public("The event's main effect.", "event")]
+
+    monkeypatch.setitem(sys.modules, "engine.clash.card_flow", types.SimpleNamespace(run_steps=run_steps))
+    pos = _open()
+    _camp(pos, "a3", 4)
+    pos.turn(0)
+    barbarians_appear(pos.state, 0)
+    step = GAME.apply(pos.state, 0, GAME.legal_actions(pos.state, 0)[0])
+    assert ran and step.events[-1].text == "The event's main effect."
