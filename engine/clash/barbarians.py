@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.clash.actions import Action
 from engine.clash.board import distances_from, is_land
-from engine.clash.combat import great_wall_owner, remove_unit, sentence
+from engine.clash.combat import great_wall_owner, remove_unit, sentence, turn_key
 from engine.clash.combat_rounds import card_options, fighting_units, roll_round
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.state import BARBARIAN, MOODS, City, State, Unit
@@ -202,7 +202,7 @@ def begin_attack(state: State, seat: int, camp: str, target: str, resume: dict[s
         "result": "",
         "winner": -2,
         "captured": False,
-        "age": 0,
+        "when": turn_key(state),
         "resume": resume or {},
         "hits": 0,
     }

@@ -95,7 +95,7 @@ def _new_battle(state: State, kind: str, seat: int, defender: int, space: str, o
         "result": "",
         "winner": -2,
         "captured": False,
-        "age": 0,
+        "when": turn_key(state),
     }
 
 
@@ -329,25 +329,31 @@ def _close(state: State, winner: str, queue: list[dict[str, Any]]) -> list[str]:
     b["result"] = winner
     b["winner"] = {"attacker": b["attacker"], "defender": b["defender"]}.get(winner, -2)
     b["step"] = "over"
-    b["age"] = 0
+    b["when"] = turn_key(state)
     state.battles.append(b)
     state.battle = {}
     state.changed.append(str(b["space"]))
     return open_next(state, queue)
 
 
-def age_battles(state: State) -> None:
-    """At the start of a turn: the previous turn's battles become old (shown until a new one),
-    older ones are forgotten."""
-    for b in state.battles:
-        b["age"] = int(b["age"]) + 1
-    state.battles = [b for b in state.battles if int(b["age"]) <= 1]
+def turn_key(state: State) -> str:
+    """Which turn a battle belongs to (round, turn, active seat, phase)."""
+    return f"{state.round}.{state.turn}.{state.active}.{state.phase}"
+
+
+def prune_battles(state: State) -> None:
+    """At the end of a turn keep only that turn's battles: they stay on the image during the next
+    turn until it has battles of its own. Finished records are never changed afterwards, so a
+    reader may compare them before and after an action (the immediate objectives do)."""
+    key = turn_key(state)
+    state.battles = [b for b in state.battles if b.get("when") == key]
 
 
 def shown_battles(state: State) -> list[dict[str, Any]]:
     """The battles the turn's image shows: this turn's, else the previous turn's."""
-    now = [b for b in state.battles if int(b["age"]) == 0]
-    return now or [b for b in state.battles if int(b["age"]) == 1]
+    key = turn_key(state)
+    now = [b for b in state.battles if b.get("when") == key]
+    return now or list(state.battles)
 
 
 def battle_after_build(state: State, seat: int, city: Any) -> list[str]:

@@ -153,7 +153,8 @@ class State:
     battle: dict[str, Any] = field(default_factory=dict)
     """The battle being fought (empty when none); see :mod:`engine.clash.combat`."""
     battles: list[dict[str, Any]] = field(default_factory=list)
-    """Finished battles of the latest turns (``age`` 0: this turn), for the image and objectives."""
+    """Finished battles of this turn and the previous one (``when``: the turn), for the image and
+    the objectives; a finished record never changes."""
 
     # --------------------------------------------------------------- helpers
     def player(self, seat: int) -> Player:

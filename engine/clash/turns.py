@@ -20,7 +20,7 @@ from engine.clash.cities import (
     grow,
     husbandry_cost,
 )
-from engine.clash.combat import age_battles, battle_after_build, sentence
+from engine.clash.combat import battle_after_build, prune_battles, sentence
 from engine.clash.combat_choices import COMBAT_KINDS, apply_combat_choice, resume_card_steps
 from engine.clash.data import ADVANCES, RULES, TABLES
 from engine.clash.movement import anchor, apply_move, finish_orientation, place_barbarians
@@ -67,7 +67,6 @@ def start_turn(state: State) -> list[Event]:
     p.collects = 0
     p.forced_labor = False
     p.free_economy = "free_economy" in p.advances
-    age_battles(state)
     events: list[Event] = []
     if state.options.get("variable_end") and seat == state.first:
         for rnd, trn, top in TABLES.rules["variable_end"]["ranges"]:
@@ -91,6 +90,7 @@ def end_turn(state: State) -> list[Event]:
     """Clear the turn's flags and pass to the next seat (or to the status phase)."""
     seat = state.active
     clear_turn_flags(state, seat)
+    prune_battles(state)
     state.mode = ""
     state.mode_left = 0
     events = [public(f"{colour(seat)} ends the turn.", "turn")]

@@ -381,3 +381,18 @@ def test_settlers_return_with_a_stopped_attack(dice: Dice) -> None:
     pos.play(0, "retreat")
     mine = [u for u in pos.state.units if u.owner == 0]
     assert {u.space for u in mine} == {"c3"} and len(mine) == 2 and all(u.fought for u in mine)
+
+
+def test_battle_records_stay_unchanged_and_last_one_turn(dice: Dice) -> None:
+    import json
+
+    pos = _open().advances(0, "tactics").units(0, "c3", army=1).units(1, "c4", settler=1).turn(0)
+    pos.play(0, "attack c3 c4 army")
+    record = json.dumps(pos.state.battles, sort_keys=True)
+    pos.play(0, "end")
+    assert json.dumps(pos.state.battles, sort_keys=True) == record  # shown during Blue's turn
+    from engine.clash.builder import GAME
+
+    assert GAME.view(pos.state, None)["battles"][0]["space"] == "c4"
+    pos.play(1, "end")
+    assert pos.state.battles == []
