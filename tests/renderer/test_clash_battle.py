@@ -9,6 +9,7 @@ from PIL import Image, ImageChops
 
 from engine.clash import ClashGame
 from engine.clash.builder import Position
+from renderer.base import clip_watch
 from renderer.clash import board_image
 from renderer.clash_battle import _title, strip_height
 from tests.engine.clash.combat_dice import Dice, dice
@@ -34,7 +35,9 @@ def test_battle_strip_and_marks(dice: Dice) -> None:
     view = _battle_view(dice)
     assert strip_height(view) > 0
     quiet = dict(view, battles=[])
-    with_battle = board_image(view)
+    with clip_watch() as clipped:
+        with_battle = board_image(view)
+    assert clipped == []
     without = board_image(quiet)
     assert with_battle.size[1] == without.size[1] + strip_height(view) + 14
     assert _title(view["battles"][0], ["Red", "Blue"]).startswith("Red attacks Blue on F2: Red wins")
