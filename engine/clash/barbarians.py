@@ -107,7 +107,7 @@ def appear_lines(state: State, seat: int, resume: dict[str, Any] | None = None) 
 def spawn(state: State, space: str) -> list[str]:
     """A Barbarian settlement with one Barbarian army unit (none if all 16 are out)."""
     state.cities.append(City(state.new_id(), BARBARIAN, space, f"Barbarian camp {space.upper()}"))
-    if _unit_room(state):
+    if _unit_room(state):  # Decision (D-16): with all 16 units out, the settlement comes alone.
         state.units.append(Unit(state.new_id(), BARBARIAN, "army", space))
     state.changed.append(space)
     return [f"Barbarians settle on {space.upper()}"]

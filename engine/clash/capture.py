@@ -48,6 +48,8 @@ def after_battle(state: State, b: dict[str, Any], winner: str) -> tuple[list[str
             after = state.city_at(str(b["space"]))
             b["removed"] = before - (after.size if after is not None else 0)
         lines.extend(more)
+    # Decision: a side "loses" when the other side won; a stopped attack or a battle with no
+    # survivors has no loser, and a Barbarian attack (one round, no winner) gives no free army.
     loser = {"attacker": defender, "defender": seat}.get(winner, BARBARIAN)
     if loser != BARBARIAN and b["rounds"] and b.get("temple") and "fanaticism" in state.pl[loser].advances:
         queue.append({"kind": "fanatic", "seat": loser})
@@ -63,6 +65,8 @@ def capture_city(state: State, seat: int, city: City, mood: str, size: int) -> t
     lines: list[str] = []
     gold = 0
     if len(state.cities_of(seat)) >= LIMITS["settlement"]:
+        # Decision: every removed piece pays 1 Gold, pieces of a third player's colour included
+        # (they are removed with the city and go back to their owner).
         gold += city.size
         state.cities.remove(city)
         lines.append(f"{_name(seat)} has no Settlement piece left: {city.name} is removed")
@@ -121,7 +125,7 @@ def keep_camp(state: State, seat: int, space: str) -> list[str]:
     city = state.city_at(space)
     assert city is not None
     city.owner = seat
-    city.name = city_named(state, seat)
+    city.name = city_named(state, seat)  # Decision: it takes the captor's next city name.
     city.mood = "angry"
     city.pieces = {}
     return [f"{_name(seat)} keeps the settlement on {space.upper()} as {city.name}"]

@@ -151,7 +151,8 @@ def siege_options(state: State) -> list[tuple[str, ...]]:
 
 
 def pay_siege(state: State, pick: tuple[str, ...]) -> None:
-    """Pay 2 Wood and/or 2 Ore (Gold stands in for what is missing)."""
+    """Pay 2 Wood and/or 2 Ore; Gold stands in for what is missing (rules 4.1: Gold is a
+    wildcard in any payment)."""
     p = state.pl[int(state.battle["attacker"])]
     for r in pick:
         own = min(2, p.res[r])
@@ -192,7 +193,8 @@ def run_battle(state: State) -> list[str]:
             lines.extend(after_round_cards(state, b))
             left = {s: len(fighting_units(state, b, s)) for s in ("attacker", "defender")}
             if not left["attacker"] or not left["defender"]:
-                # D-14: a city defended only by its Fortress holds when every attacker falls.
+                # D-14; Decision: a city defended only by its Fortress holds (the defender wins)
+                # when every attacker falls in round 1.
                 alone = not b["start_units"]["defender"]
                 winner = "attacker" if left["attacker"] else "defender" if left["defender"] or alone else "none"
                 lines.extend(end_battle(state, winner))

@@ -127,8 +127,8 @@ def waiting_text(state: State) -> str:
 
 
 def timeout_choice(state: State) -> Action:
-    """On a missed deadline the rules' safest choice: stop the attack, pay no Siegecraft, play no
-    card, keep the settlement; other choices take the first option."""
+    """Decision: on a missed deadline the safest choice: stop the attack, pay no Siegecraft, play
+    no card, keep the settlement; other choices take the first option listed."""
     opts = combat_options(state)
     for pref in (Action("retreat"), Action("siege"), Action("nocard")):
         if pref in opts:

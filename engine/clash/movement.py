@@ -106,6 +106,7 @@ def land_moves(state: State, seat: int, serial: int) -> list[Action]:
                 if aboard:
                     continue
                 cap = ship_capacity(state, dest, seat)
+                # Decision: only ships fight ships; land units never board among foreign ships.
                 if occ.hostile(dest, seat) or cap <= 0:
                     continue
                 for g in groups:
