@@ -207,7 +207,8 @@ def begin_attack(state: State, seat: int, camp: str, target: str, resume: dict[s
         "hits": 0,
     }
     state.battle["start_units"]["defender"] = len(fighting_units(state, state.battle, "defender"))
-    lines = [f"{count(len(state.battle['att']), 'Barbarian unit')} from {camp.upper()} attack {city.name}"]
+    n = len(state.battle["att"])
+    lines = [f"{count(n, 'Barbarian unit')} from {camp.upper()} {'attacks' if n == 1 else 'attack'} {city.name}"]
     return lines + run_attack(state)
 
 

@@ -255,3 +255,13 @@ def test_event_steps_go_on_after_a_barbarian_choice(monkeypatch: pytest.MonkeyPa
     barbarians_appear(pos.state, 0)
     step = GAME.apply(pos.state, 0, GAME.legal_actions(pos.state, 0)[0])
     assert ran and step.events[-1].text == "The event's main effect."
+
+
+def test_barbarian_narration_agrees_in_number(dice: Dice) -> None:
+    pos = _open().units(1, "d7", army=1)
+    _camp(pos, "e8", 1)
+    pos.turn(1)
+    dice.set(1, 1)
+    events = barbarian_attack(pos.state, 1)
+    assert events[0].text.startswith("1 Barbarian unit from E8 attacks Memphis;")
+    assert events[0].text.endswith("1 Barbarian unit stays in the settlement.")
