@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.clash.actions import Action
 from engine.clash.board import distance, neighbours, revealed, terrain
-from engine.clash.bot_combat import approach_score, attack_score, combat_choice, wants_armies
+from engine.clash.bot_combat import approach_score, attack_score, combat_choice, threatened, wants_armies
 from engine.clash.cities import units_of
 from engine.clash.combat_choices import COMBAT_KINDS
 from engine.clash.movement import hostile
@@ -62,6 +62,8 @@ def score(state: State, seat: int, a: Action) -> float:
     if k == "build" and "army" in a.items and wants_armies(state, seat, a.space):
         city = state.city_at(a.space)
         few = units_of(state, seat, "army") < 3
+        if city is not None and not city.activations and threatened(state, seat, a.space):
+            return 92 + a.items.count("army")  # defend a city a foreign army could take
         return 4 if city is None or city.activations else (72 if few else 50) + a.items.count("army")
     if k == "found":
         near = min((distance(state, a.space, c.space) for c in state.cities if c.owner == seat), default=9)

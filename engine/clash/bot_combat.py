@@ -24,6 +24,18 @@ def _defence(state: State, seat: int, space: str) -> tuple[int, bool, int]:
     return n, fort, owner
 
 
+def leaves_open(state: State, seat: int, a: Action) -> bool:
+    """The move takes the last army unit out of an own city that a foreign army could reach."""
+    city = state.city_at(a.space)
+    if city is None or city.owner != seat or "army" not in a.items:
+        return False
+    left = sum(1 for u in state.units if u.space == a.space and u.owner == seat and u.kind == "army")
+    if left > a.items.count("army"):
+        return False
+    near = distances_from(state, a.space, 2)
+    return any(u.owner != seat and u.kind == "army" and u.space in near and u.space != a.to for u in state.units)
+
+
 def attack_score(state: State, seat: int, a: Action) -> float:
     """How good an attacking move is (0: don't)."""
     if a.items[0].startswith("ship"):
@@ -34,7 +46,7 @@ def attack_score(state: State, seat: int, a: Action) -> float:
     settlers = a.items.count("settler")
     n, fort, owner = _defence(state, seat, a.to)
     city = state.city_at(a.to)
-    penalty = 6 * settlers
+    penalty = 6 * settlers + (40 if leaves_open(state, seat, a) else 0)
     if not n and not fort:
         if city is not None:
             return 96 - penalty + city.size
@@ -65,9 +77,17 @@ def wants_armies(state: State, seat: int, space: str) -> bool:
     return mine < 4
 
 
+def threatened(state: State, seat: int, space: str) -> bool:
+    """A foreign army stands within 2 spaces of this city and no own army is in it."""
+    if any(u.space == space and u.owner == seat and u.kind == "army" for u in state.units):
+        return False
+    near = distances_from(state, space, 2)
+    return any(u.owner != seat and u.kind == "army" and u.space in near for u in state.units)
+
+
 def approach_score(state: State, seat: int, a: Action) -> float:
     """A group of at least two army units stepping closer to a target it could beat."""
-    if a.items.count("army") < 2 or "settler" in a.items:
+    if a.items.count("army") < 2 or "settler" in a.items or leaves_open(state, seat, a):
         return 0
     best = 0.0
     for t in _targets(state, seat):

@@ -249,7 +249,7 @@ def _mixed_game(seed: int, players: int) -> tuple[State, int]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_complete_games_with_combat(players: int) -> None:
-    s, battles = _mixed_game(33, players)
+    s, battles = _mixed_game(34, players)
     out = GAME.outcome(s)
     assert out is not None and out.ranking
     assert battles >= 2, "the automatic players fight"
