@@ -313,6 +313,8 @@ def _build_refusal(state: State, seat: int, city: City, kinds: list[str]) -> str
         return "At most 4 army units may stand on one space."
     if "ship" in units and "port" not in city.pieces:
         return "Ships are built only in a city with a port."
+    if "ship" in units and "fishing" not in state.pl[seat].advances:
+        return f"The port of {city.name} builds ships only for an owner with Fishing."
     return "You cannot pay for those units."
 
 
