@@ -128,10 +128,10 @@ def _title(b: Mapping[str, Any], colours: Sequence[str]) -> str:
     result = as_str(b.get("result"))
     a, d = _name(att, colours), _name(dfd, colours)
     if kind == "barbarian_attack":
-        head = f"Barbarians attack {as_str(b.get('city')) or where}"
+        head = f"The Barbarians attack {as_str(b.get('city')) or where}"
         tail = {"losses": "the city takes losses", "repelled": "the city holds"}.get(result, "in progress")
         return f"{head}: {tail}"
-    head = f"{a} attacks {d} on {where}" + (" (ships)" if kind == "naval" else "")
+    head = f"{a} attacks {'the ' if dfd < 0 else ''}{d} on {where}" + (" (ships)" if kind == "naval" else "")
     if result == "attacker":
         tail = f"{a} wins" + (f" and takes {as_str(b.get('city'))}" if b.get("captured") and b.get("city") else "")
         if b.get("captured") and dfd < 0:

@@ -278,6 +278,7 @@ def take_losses(state: State, losses: tuple[str, ...]) -> list[str]:
     city = state.city_at(str(b["space"]))
     assert city is not None
     lines: list[str] = []
+    lost_units = []
     for kind in ("army", "settler"):
         n = losses.count(kind)
         pool = sorted(
@@ -287,7 +288,9 @@ def take_losses(state: State, losses: tuple[str, ...]) -> list[str]:
         for u in pool[:n]:
             remove_unit(state, u)
         if n:
-            lines.append(f"{TABLES.colours[seat]} loses {count(n, kind)}")
+            lost_units.append(count(n, kind))
+    if lost_units:
+        lines.append(f"{TABLES.colours[seat]} loses {join_words(lost_units)}")
     pieces = [x for x in losses if x not in ("army", "settler", "destroyed")]
     for piece in pieces:
         del city.pieces[piece]

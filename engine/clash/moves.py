@@ -25,10 +25,10 @@ from engine.clash.cities import (
 )
 from engine.clash.combat_choices import CHOICE_VERBS, COMBAT_KINDS, combat_options
 from engine.clash.data import LIMITS, TABLES
-from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options
+from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options, serial_for
 from engine.clash.state import MOODS, City, State
 from engine.clash.turns import dogma_options, free_advance_options, raze_options
-from engine.core.text import count, plural_word, with_article
+from engine.core.text import count, join_words, plural_word, with_article
 
 
 def legal(state: State, seat: int) -> list[Action]:
@@ -209,6 +209,13 @@ def explain(state: State, seat: int, text: str) -> str:
     if not words:
         return ""
     verb = words[0]
+    if state.pending and int(state.pending["seat"]) == seat:
+        return pending_refusal(state, seat, words)
+    pair = " ".join(words[:2])
+    if pair in ANSWERS:
+        return f"`{pair}` {ANSWERS[pair]}; no such question is open now. Type `moves` to see what you can do."
+    if verb in ANSWERS:
+        return f"`{verb}` {ANSWERS[verb]}; no such question is open now. Type `moves` to see what you can do."
     if verb == "advance" and len(words) >= 2:
         key = "_".join(words[1:]).replace("-", "_")
         for adv in TABLES.advance_order:
@@ -256,11 +263,74 @@ def explain(state: State, seat: int, text: str) -> str:
     return ""
 
 
+ANSWERS = {
+    "continue": "answers the question after a battle round (go on or stop)",
+    "retreat": "answers the question after a battle round (go on or stop)",
+    "siege": "pays for Siegecraft before a battle against a Fortress",
+    "refugee": "places the Settler the owner of a captured city gets",
+    "fanatic": "places the army unit Fanaticism gives after a lost battle",
+    "lose": "chooses the losses after a Barbarian attack",
+    "target": "chooses which Barbarian settlement attacks which city",
+    "reinforce": "chooses the Barbarian settlement that gets one more unit",
+    "barbarians": "places Barbarians in a newly explored region",
+    "orient": "turns a region being explored",
+    "anchor": "places a ship that explored a region",
+    "keep camp": "keeps a Barbarian settlement you have just taken",
+    "raze camp": "razes a Barbarian settlement you have just taken",
+    "no card": "declines to play a combat card in a battle",
+    "no siege": "declines to pay for Siegecraft before a battle against a Fortress",
+}
+"""What each choice word answers, for a choice typed when no such question is open."""
+
+
+def pending_refusal(state: State, seat: int, words: list[str]) -> str:
+    """The seat must answer an open question first: say which and how (the choices themselves
+    when there are a few; the number of losses for a Barbarian attack)."""
+    from engine.clash.combat_choices import WAITING
+    from engine.clash.notation import text as notation
+
+    kind = str(state.pending["kind"])
+    opts = [notation(state, seat, a) for a in pending_options(state)]
+    if kind == "barbarian_losses" and words[0] == "lose" and opts:
+        hits = len(opts[0].split()) - 1 - opts[0].split().count("destroyed")
+        return (
+            f"The Barbarians landed {count(hits, 'hit')}: name {count(hits, 'loss')}, "
+            f"units in the city first, e.g. `{opts[0]}`."
+        )
+    asked = WAITING.get(kind, "").removeprefix("to ")
+    head = f"First {asked}" if asked else "First make the open choice"
+    if len(opts) <= 6:
+        return f"{head}: type {join_words([f'`{o}`' for o in opts], 'or')}."
+    return f"{head}: type one of the {len(opts)} choices `moves` lists, e.g. `{opts[0]}`."
+
+
 def _battle_refusal(state: State, seat: int, src: str, dest: str, items: tuple[str, ...]) -> str:
     """Why a move into foreign units or a foreign city cannot start a battle."""
+    from engine.clash.board import neighbours
     from engine.clash.combat import attack_refusal
 
-    if items and not items[0].startswith("ship"):
+    if src and not items:
+        return f"Say which units attack, e.g. `attack {src} {dest} army`."
+    if src and items and not items[0].startswith("ship"):
+        if src not in state.terrain:
+            return f"There is no space {src.upper()}."
+        here = [u for u in state.units if u.owner == seat and u.space == src and u.kind != "ship"]
+        if not here:
+            return f"You have no units on {src.upper()}."
+        if dest not in neighbours(state, src):
+            return f"{dest.upper()} is not next to {src.upper()}: an attack goes to a neighbouring space."
+        for kind in ("army", "settler"):
+            have = sum(1 for u in here if u.kind == kind)
+            if items.count(kind) > have:
+                return f"You have {count(have, kind)} on {src.upper()}, not {items.count(kind)}."
+        serial = serial_for(state)
+        for kind in ("army", "settler"):
+            free = [u for u in here if u.kind == kind and not (u.fought or u.stopped or u.moved == serial)]
+            if items.count(kind) > len(free):
+                return (
+                    f"Only {count(len(free), kind)} on {src.upper()} can move now: units that fought, entered "
+                    "a Mountain this turn or already moved in this Move action stay."
+                )
         if "army" in items and "tactics" not in state.pl[seat].advances:
             return "Army units move only with Tactics."
         units = [u for u in state.units if u.owner == seat and u.space == src and u.kind != "ship" and not u.fought]

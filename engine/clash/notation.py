@@ -73,6 +73,8 @@ def forms(state: State, seat: int, a: Action) -> list[str]:
         out.append(out[0].replace("-", " "))
     if a.kind == "move" and out[0].startswith("attack "):
         out.append("move " + out[0][7:])
+    if a.kind in ("keep_camp", "raze_camp"):
+        out.append(a.kind[:4])  # `keep` / `raze` alone: only the camp's choices are open then
     if a.kind in ("refugee", "fanatic", "target"):
         alt = out[0].split(" ")[0] + " " + " ".join(x for x in (a.space, a.to) if x)
         if alt != out[0]:
@@ -116,6 +118,11 @@ def normalize_typed(text: str) -> str:
     from engine.core.notation import tokens
 
     words = [_PLURAL.get(w, w) for w in tokens(text)]
+    if words and words[0] == "lose":
+        # The losses of a Barbarian attack in the order the options are written: units, then
+        # buildings alphabetically, the city's destruction last.
+        rank = {"army": 0, "settler": 1, "destroyed": 3}
+        return " ".join(["lose", *sorted(words[1:], key=lambda w: (rank.get(w, 2), w))])
     if not words or words[0] not in ("collect", "build", "move", "attack"):
         return text
     expanded: list[str] = []

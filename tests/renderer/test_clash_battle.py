@@ -55,9 +55,9 @@ def test_battle_titles_for_every_kind() -> None:
     assert _title(dict(base, kind="land", result="retreat"), colours).endswith("Red retreats")
     assert _title(dict(base, kind="land", result=""), colours).endswith("waiting for Red")
     camp = dict(base, kind="land", result="attacker", defender=-1, captured=True)
-    assert _title(camp, colours) == "Red attacks Barbarians on C4: Red takes the Barbarian settlement"
+    assert _title(camp, colours) == "Red attacks the Barbarians on C4: Red takes the Barbarian settlement"
     attack = dict(base, kind="barbarian_attack", attacker=-1, defender=1, city="Memphis", result="losses")
-    assert _title(attack, colours) == "Barbarians attack Memphis: the city takes losses"
+    assert _title(attack, colours) == "The Barbarians attack Memphis: the city takes losses"
 
 
 def test_odd_battle_views_do_not_crash() -> None:

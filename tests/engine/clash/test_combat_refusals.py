@@ -1,0 +1,96 @@
+"""What a player is told when a battle move or a battle choice is typed wrongly: what was wrong
+and what is accepted (found by play-testing: several refusals named the wrong cause)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.clash.barbarians import barbarian_attack
+from engine.clash.builder import Position
+from engine.clash.state import BARBARIAN
+from engine.core.errors import IllegalAction
+from tests.engine.clash.combat_dice import Dice, dice
+
+__all__ = ["dice"]
+
+
+def _front() -> Position:
+    """Red: 3 armies and a settler on C3 (fertile) next to 2 Blue armies on C4 (forest)."""
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics")
+    return pos.units(0, "c3", army=3, settler=1).units(1, "c4", army=2).turn(0)
+
+
+def _refusal(pos: Position, seat: int, text: str) -> str:
+    with pytest.raises(IllegalAction) as err:
+        pos.play(seat, text)
+    return str(err.value)
+
+
+def test_attack_without_units_says_to_name_them() -> None:
+    assert _refusal(_front(), 0, "attack c3 c4") == "Say which units attack, e.g. `attack c3 c4 army`."
+
+
+def test_attack_onto_a_space_that_is_not_next_to_the_group() -> None:
+    pos = _front()
+    pos.units(1, "d4", army=1)
+    assert "D4 is not next to C3" in _refusal(pos, 0, "attack c3 d4 army")
+
+
+def test_attack_with_more_units_than_stand_there() -> None:
+    # Was: "Units that entered a Forest this turn may move on, but not into a battle."
+    assert _refusal(_front(), 0, "attack c3 c4 army army army army") == "You have 3 armies on C3, not 4."
+    assert _refusal(_front(), 0, "attack e3 c4 army") == "You have no units on E3."
+
+
+def test_choices_typed_with_no_question_open() -> None:
+    pos = _front()
+    assert "no such question is open" in _refusal(pos, 0, "continue")
+    assert "`retreat` answers the question after a battle round" in _refusal(pos, 0, "retreat")
+    assert "`keep camp` keeps a Barbarian settlement" in _refusal(pos, 0, "keep camp")
+    assert "`lose` chooses the losses after a Barbarian attack" in _refusal(pos, 0, "lose army")
+
+
+def test_other_moves_during_a_battle_choice_name_the_choice(dice: Dice) -> None:
+    pos = _front()
+    dice.set(1, 1, 1, 1, 1)
+    pos.play(0, "attack c3 c4 army army")
+    assert pos.state.pending["kind"] == "battle"
+    # Was: "That move cannot start a battle now."
+    why = _refusal(pos, 0, "attack c3 c4 army")
+    assert why == "First continue the battle or retreat: type `continue` or `retreat`."
+
+
+def test_barbarian_losses_explain_the_number_and_accept_any_order(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all()
+    pos.city(0, "d2", pieces=("temple", "fortress", "academy"), mood="happy", name="Athens")
+    for space in ("c3", "a3", "g3"):
+        pos.city(0, space)
+    pos.units(0, "d2", settler=1).city(BARBARIAN, "e3")
+    pos.units(BARBARIAN, "e3", army=4).turn(0)
+    dice.set(6, 6, 6, 1)  # 19 -> 3 hits (no Fortress die or cancel without Tactics; no army in Athens)
+    barbarian_attack(pos.state, 0)
+    assert pos.state.pending["kind"] == "barbarian_losses"
+    why = _refusal(pos, 0, "lose settler fortress")
+    assert why.startswith("The Barbarians landed 3 hits: name 3 losses, units in the city first, e.g. `lose settler")
+    events = pos.play(0, "lose temple fortress settler")
+    assert "Red loses 1 settler; Athens loses its fortress and temple; Athens becomes angry" in events[0].text
+
+
+def test_barbarian_losses_of_two_kinds_in_one_clause(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all()
+    pos.city(0, "d2", mood="happy", name="Athens")
+    pos.units(0, "d2", army=1, settler=1).city(BARBARIAN, "e3")
+    pos.units(BARBARIAN, "e3", army=2).turn(0)
+    dice.set(5, 5, 1)
+    events = barbarian_attack(pos.state, 0)
+    assert "Red loses 1 army and 1 settler; Athens becomes neutral" in events[0].text
+
+
+def test_keep_or_raze_alone_takes_a_barbarian_settlement(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics").units(0, "c3", army=3)
+    pos.city(BARBARIAN, "c4")
+    pos.units(BARBARIAN, "c4", army=1).turn(0)
+    dice.set(6, 6, 1, 1)
+    pos.play(0, "attack c3 c4 army army army")
+    pos.play(0, "keep")
+    assert pos.state.city_at("c4") is not None and pos.state.city_at("c4").owner == 0  # type: ignore[union-attr]
