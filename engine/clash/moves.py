@@ -196,6 +196,8 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
             return f"You already own {TABLES.advances[action.name].name}."
         if not eligible(p, action.name):
             return advance_refusal(p.advances, action.name)
+        if action.name == "steel_weapons" and state.pending.get("kind") == "free":
+            return "Steel Weapons still costs 2 ore as a free advance (gold may stand in)."
         return f"You cannot pay for {TABLES.advances[action.name].name}."
     return "That move is not legal right now. Type `moves` to see what you can do."
 
@@ -209,7 +211,8 @@ def explain(state: State, seat: int, text: str) -> str:
     if not words:
         return ""
     verb = words[0]
-    if state.pending and int(state.pending["seat"]) == seat:
+    choosing_advance = verb == "advance" and state.pending.get("kind") in ("free", "dogma")
+    if state.pending and int(state.pending["seat"]) == seat and not choosing_advance:
         return pending_refusal(state, seat, words)
     pair = " ".join(words[:2])
     if pair in ANSWERS:
@@ -283,6 +286,20 @@ ANSWERS = {
 """What each choice word answers, for a choice typed when no such question is open."""
 
 
+ASKED = {
+    "orient": "turn the region you explored",
+    "anchor": "place the ship that explored",
+    "barbarians": "place the Barbarians in the new region",
+    "income": "take your trade route income",
+    "free": "choose your free advance",
+    "dogma": "choose Dogma's free advance",
+    "raze": "decide on razing a city",
+    "first": "choose the first player",
+    "reserve": "reserve a wonder with Monuments",
+}
+"""The open questions outside battles, for "first answer this" refusals."""
+
+
 def pending_refusal(state: State, seat: int, words: list[str]) -> str:
     """The seat must answer an open question first: say which and how (the choices themselves
     when there are a few; the number of losses for a Barbarian attack)."""
@@ -297,7 +314,7 @@ def pending_refusal(state: State, seat: int, words: list[str]) -> str:
             f"The Barbarians landed {count(hits, 'hit')}: name {count(hits, 'loss')}, "
             f"units in the city first, e.g. `{opts[0]}`."
         )
-    asked = WAITING.get(kind, "").removeprefix("to ")
+    asked = (WAITING.get(kind, "") or ASKED.get(kind, "")).removeprefix("to ")
     head = f"First {asked}" if asked else "First make the open choice"
     if len(opts) <= 6:
         return f"{head}: type {join_words([f'`{o}`' for o in opts], 'or')}."

@@ -94,3 +94,13 @@ def test_keep_or_raze_alone_takes_a_barbarian_settlement(dice: Dice) -> None:
     pos.play(0, "attack c3 c4 army army army")
     pos.play(0, "keep")
     assert pos.state.city_at("c4") is not None and pos.state.city_at("c4").owner == 0  # type: ignore[union-attr]
+
+
+def test_other_moves_during_the_free_advance_name_the_choice() -> None:
+    pos = _front()
+    pos.state.phase = "status"
+    pos.state.pending = {"kind": "free", "seat": 0}
+    why = _refusal(pos, 0, "collect athens food")
+    assert why.startswith("First choose your free advance: type one of the ") and "`moves` lists" in why
+    assert _refusal(pos, 0, "advance steel weapons").startswith("Steel Weapons still costs 2 ore as a free advance")
+    assert _refusal(pos, 0, "advance roads") == "Roads needs Engineering first."
