@@ -301,6 +301,12 @@ def end_battle(state: State, winner: str) -> list[str]:
     for u in state.units:
         if u.id in ids:
             u.fought = True
+    if winner == "attacker":
+        lines.append(f"{name(seat)} wins the battle" if b["rounds"] else f"{name(seat)} meets no resistance")
+    elif winner == "defender":
+        lines.append(f"{name(defender)} wins the battle")
+    else:
+        lines.append("both sides are wiped out")
     if b["kind"] == "land":
         if winner in ("defender", "none"):
             for u in [u for u in state.units if u.id in ids]:
@@ -310,16 +316,7 @@ def end_battle(state: State, winner: str) -> list[str]:
             for u in settlers:
                 remove_unit(state, u)
             if settlers:
-                lines.append(
-                    f"{count(len(settlers), 'settler')} of {name(defender)} "
-                    + ("is destroyed" if len(settlers) == 1 else "are destroyed")
-                )
-    if winner == "attacker":
-        lines.append(f"{name(seat)} wins the battle" if b["rounds"] else f"{name(seat)} meets no resistance")
-    elif winner == "defender":
-        lines.append(f"{name(defender)} wins the battle")
-    else:
-        lines.append("both sides are wiped out")
+                lines.append(f"{name(defender)} loses {count(len(settlers), 'settler')}")
     more, queue = after_battle(state, b, winner)
     lines.extend(more)
     return lines + _close(state, winner, queue)

@@ -26,7 +26,7 @@ from engine.clash.cities import (
 from engine.clash.combat_choices import CHOICE_VERBS, COMBAT_KINDS, combat_options
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options, serial_for
-from engine.clash.state import MOODS, City, State
+from engine.clash.state import MOODS, City, State, Unit
 from engine.clash.turns import dogma_options, free_advance_options, raze_options
 from engine.core.text import count, join_words, plural_word, with_article
 
@@ -344,10 +344,7 @@ def _battle_refusal(state: State, seat: int, src: str, dest: str, items: tuple[s
         for kind in ("army", "settler"):
             free = [u for u in here if u.kind == kind and not (u.fought or u.stopped or u.moved == serial)]
             if items.count(kind) > len(free):
-                return (
-                    f"Only {count(len(free), kind)} on {src.upper()} can move now: units that fought, entered "
-                    "a Mountain this turn or already moved in this Move action stay."
-                )
+                return _stuck(kind, len(free), src, [u for u in here if u.kind == kind and u not in free], serial)
         if "army" in items and "tactics" not in state.pl[seat].advances:
             return "Army units move only with Tactics."
         units = [u for u in state.units if u.owner == seat and u.space == src and u.kind != "ship" and not u.fought]
@@ -359,6 +356,20 @@ def _battle_refusal(state: State, seat: int, src: str, dest: str, items: tuple[s
     if state.terrain.get(dest) == "sea" and items and not items[0].startswith("ship"):
         return "Land units cannot board a ship on a space with foreign ships."
     return BATTLE_REFUSAL
+
+
+def _stuck(kind: str, free: int, src: str, held: list[Unit], serial: int) -> str:
+    """Why fewer units of ``kind`` than asked can move from ``src``: the first reason that
+    holds one of them back (fought, stopped by a Mountain, already moved in this Move action)."""
+    where = src.upper()
+    head = f"Only {count(free, kind)} on {where} can move now" if free else f"No {kind} on {where} can move now"
+    if any(u.fought for u in held):
+        why = "units that fought this turn stay where they are"
+    elif any(u.stopped for u in held):
+        why = "units that entered a Mountain this turn stop there"
+    else:
+        why = "each unit moves once per Move action; type `done` and move it in your next action"
+    return f"{head}: {why}."
 
 
 def _grow_refusal(state: State, seat: int, city: City, building: str) -> str:

@@ -104,3 +104,27 @@ def test_other_moves_during_the_free_advance_name_the_choice() -> None:
     assert why.startswith("First choose your free advance: type one of the ") and "`moves` lists" in why
     assert _refusal(pos, 0, "advance steel weapons").startswith("Steel Weapons still costs 2 ore as a free advance")
     assert _refusal(pos, 0, "advance roads") == "Roads needs Engineering first."
+
+
+def test_units_held_back_say_why(dice: Dice) -> None:
+    pos = _front()
+    pos.play(0, "move c3 b3 army")
+    # Was: "Only 0 armies on B3 can move now ..."
+    assert _refusal(pos, 0, "attack b3 c4 army") == (
+        "No army on B3 can move now: each unit moves once per Move action; type `done` and move it in your next action."
+    )
+    dice.set(1, 1, 1, 1)
+    pos.play(0, "attack c3 c4 army army")
+    pos.play(0, "retreat")
+    pos.play(0, "done")
+    assert _refusal(pos, 0, "attack c3 c4 army army") == (
+        "No army on C3 can move now: units that fought this turn stay where they are."
+    )
+
+
+def test_settlers_lost_with_their_army_are_told_after_the_result(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics").units(0, "c3", army=1)
+    pos.units(1, "c4", army=1, settler=1).turn(0)
+    dice.set(5, 5)
+    events = pos.play(0, "attack c3 c4 army")
+    assert "both sides are wiped out; Blue loses 1 settler." in events[0].text
