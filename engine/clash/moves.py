@@ -316,6 +316,9 @@ def pending_refusal(state: State, seat: int, words: list[str]) -> str:
         )
     asked = (WAITING.get(kind, "") or ASKED.get(kind, "")).removeprefix("to ")
     head = f"First {asked}" if asked else "First make the open choice"
+    if any(o.split(" ")[0] == words[0] for o in opts):
+        # The player is answering this question, with a choice that is not among them.
+        head = f"`{' '.join(words)}` is not one of the choices"
     if len(opts) <= 6:
         return f"{head}: type {join_words([f'`{o}`' for o in opts], 'or')}."
     return f"{head}: type one of the {len(opts)} choices `moves` lists, e.g. `{opts[0]}`."

@@ -80,3 +80,14 @@ def test_orientation_choice_is_shown_in_the_header() -> None:
     assert line.startswith("orient base: D3 forest") and "orient turned: D3 mountain" in line
     image = board_image(GAME.view(pos.state, None))
     assert image.size[1] > board_image(GAME.view(Position(2).state, None)).size[1]
+
+
+def test_mood_rings_are_no_player_colour() -> None:
+    """A red "angry" ring on a recaptured Blue city read as Red's mark (play-test)."""
+    from renderer.clash_map import BARBARIAN_FILL, MOOD_RING, owner_fill
+
+    colours = ["Red", "Blue", "Green", "Yellow"]
+    fills = [owner_fill(s, colours) for s in range(4)] + [BARBARIAN_FILL]
+    for ring in MOOD_RING.values():
+        for fill in fills:
+            assert max(abs(a - b) for a, b in zip(ring, fill, strict=True)) >= 80, (ring, fill)

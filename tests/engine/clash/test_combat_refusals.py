@@ -128,3 +128,13 @@ def test_settlers_lost_with_their_army_are_told_after_the_result(dice: Dice) -> 
     dice.set(5, 5)
     events = pos.play(0, "attack c3 c4 army")
     assert "both sides are wiped out; Blue loses 1 settler." in events[0].text
+
+
+def test_a_wrong_answer_to_the_open_question_lists_the_choices() -> None:
+    pos = _front()
+    pos.state.pending = {"kind": "refugee", "seat": 0, "then": []}
+    pos.city(0, "g3", name="Sparta")
+    assert _refusal(pos, 0, "refugee memphis") == (
+        "`refugee memphis` is not one of the choices: type `refugee athens` or `refugee sparta`."
+    )
+    assert _refusal(pos, 0, "end").startswith("First place a refugee Settler: type `refugee athens`")
