@@ -23,6 +23,7 @@ TITLE_H: Final[int] = 44
 PAD: Final[int] = 12
 MAX_BATTLES: Final[int] = 2
 MAX_ROUNDS: Final[int] = 3
+ARROW_ALPHA: Final[int] = 175
 
 
 def battles(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -49,30 +50,40 @@ def mark_battles(image: Image.Image, view: Mapping[str, Any], width: int) -> Non
         return
     geo = Geometry(hexes, hex_size_for(hexes, width), 20)
     draw = ImageDraw.Draw(image)
+    # Arrows are see-through: where one crosses a hex's name, terrain word or a city's mood
+    # word, the word still reads (play-test: an opaque arrow hid "angry" and "forest").
+    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    arrows = ImageDraw.Draw(layer)
     colours = _colours(view)
     known = set(hexes)
     for b in found:
         space, origin = as_str(b.get("space")), as_str(b.get("origin"))
+        if space in known and origin in known and origin != space:
+            fill = owner_fill(as_int(b.get("attacker"), -1), colours)
+            _arrow(arrows, geo.centre(origin), geo.centre(space), fill, geo.size)
+    image.paste(layer, (0, 0), layer)
+    for b in found:
+        space = as_str(b.get("space"))
         if space not in known:
             continue
-        fill = owner_fill(as_int(b.get("attacker"), -1), colours)
         x1, y1 = geo.centre(space)
-        if origin in known and origin != space:
-            _arrow(draw, geo.centre(origin), (x1, y1), fill, geo.size)
-        _swords(draw, (x1 + geo.size * 0.55, y1 + geo.size * 0.4), geo.size * 0.24)
+        # Right of the city, clear of the terrain word at the bottom of the hex.
+        _swords(draw, (x1 + geo.size * 0.6, y1 + geo.size * 0.3), geo.size * 0.2)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: RGB, size: float) -> None:
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
     start = (a[0] + math.cos(ang) * size * 0.35, a[1] + math.sin(ang) * size * 0.35)
-    tip = (b[0] - math.cos(ang) * size * 0.86, b[1] - math.sin(ang) * size * 0.86)
+    tip = (b[0] - math.cos(ang) * size * 0.8, b[1] - math.sin(ang) * size * 0.8)
     w = max(6, int(size * 0.14))
-    draw.line([start, tip], fill=INK, width=w + 4)
-    draw.line([start, tip], fill=fill, width=w)
+    see = (*fill, ARROW_ALPHA)
+    ink = (*INK, ARROW_ALPHA)
+    draw.line([start, tip], fill=ink, width=w + 4)
+    draw.line([start, tip], fill=see, width=w)
     head = size * 0.3
     left = (tip[0] - head * math.cos(ang - 0.5), tip[1] - head * math.sin(ang - 0.5))
     right = (tip[0] - head * math.cos(ang + 0.5), tip[1] - head * math.sin(ang + 0.5))
-    draw.polygon([tip, left, right], fill=fill, outline=INK, width=2)
+    draw.polygon([tip, left, right], fill=see, outline=ink, width=2)
 
 
 def _swords(draw: ImageDraw.ImageDraw, c: tuple[float, float], r: float) -> None:

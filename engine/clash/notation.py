@@ -73,6 +73,8 @@ def forms(state: State, seat: int, a: Action) -> list[str]:
         out.append(out[0].replace("-", " "))
     if a.kind == "move" and out[0].startswith("attack "):
         out.append("move " + out[0][7:])
+    if a.kind == "retreat":
+        out.append("stop")  # the rules call it stopping the attack
     if a.kind in ("keep_camp", "raze_camp"):
         out.append(a.kind[:4])  # `keep` / `raze` alone: only the camp's choices are open then
     if a.kind in ("refugee", "fanatic", "target"):

@@ -138,3 +138,11 @@ def test_a_wrong_answer_to_the_open_question_lists_the_choices() -> None:
         "`refugee memphis` is not one of the choices: type `refugee athens` or `refugee sparta`."
     )
     assert _refusal(pos, 0, "end").startswith("First place a refugee Settler: type `refugee athens`")
+
+
+def test_stop_is_the_rules_word_for_retreat(dice: Dice) -> None:
+    pos = _front()
+    dice.set(1, 1, 1, 1, 1)
+    pos.play(0, "attack c3 c4 army army")
+    events = pos.play(0, "stop")
+    assert "Red stops the attack and returns to C3" in events[0].text
