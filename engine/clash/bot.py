@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from engine.clash.actions import Action
 from engine.clash.board import distance, neighbours, revealed, terrain
-from engine.clash.bot_combat import approach_score, attack_score, combat_choice, threatened, wants_armies
+from engine.clash.bot_combat import (
+    approach_score,
+    attack_score,
+    combat_choice,
+    leaves_open,
+    threatened,
+    wants_armies,
+)
 from engine.clash.cities import units_of
 from engine.clash.combat_choices import COMBAT_KINDS
 from engine.clash.movement import hostile
@@ -109,6 +116,8 @@ def score(state: State, seat: int, a: Action) -> float:
         closer = approach_score(state, seat, a)
         if closer:
             return closer
+    if k == "move" and leaves_open(state, seat, a):
+        return 0  # never walk the last army out of a city a foreign army could take (play-test)
     if k == "move":
         if a.items[0].startswith("ship"):
             return 30 if not revealed(state, a.to) else 8
