@@ -41,7 +41,10 @@ def test_renders_every_player_count(players: int) -> None:
 def test_finished_game_and_odd_views() -> None:
     s = _played(2, 9, 99)
     assert GAME.outcome(s) is not None
-    assert header_text(GAME.view(s, None))[1] == "The game is over."
+    outcome = GAME.outcome(s)
+    assert outcome is not None
+    assert header_text(GAME.view(s, None))[1] == f"The game is over: {outcome.reason}"  # who won, and why
+    assert header_text({"phase": "over"})[1] == "The game is over."
     good = GAME.view(s, None)
     odd = {**good, "cities": [1, "x", {"space": "z99"}], "units": [{"space": None}, {"space": "q1", "kind": "ship"}]}
     for view in ({}, {"slots": None, "cities": [1, "x"], "units": [{"space": None}]}, {"players": [None]}, odd):
