@@ -18,8 +18,8 @@ from renderer.base import INK, PANEL, RGB, WHITE, draw_text, fit_text, font, ink
 from renderer.clash_map import Geometry, hex_size_for, owner_fill
 from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
 
-ROW_H: Final[int] = 58
-TITLE_H: Final[int] = 44
+ROW_H: Final[int] = 76
+TITLE_H: Final[int] = 54
 PAD: Final[int] = 12
 MAX_BATTLES: Final[int] = 2
 MAX_ROUNDS: Final[int] = 3
@@ -116,18 +116,20 @@ def draw_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]
     for b in battles(view):
         att, dfd = as_int(b.get("attacker"), -1), as_int(b.get("defender"), -1)
         title = _title(b, colours)
-        draw_text(draw, (x0 + PAD, y + 4), fit_text(title, font(28, "bold"), x1 - x0 - 2 * PAD), font(28, "bold"), INK)
+        draw_text(draw, (x0 + PAD, y + 4), fit_text(title, font(36, "bold"), x1 - x0 - 2 * PAD), font(36, "bold"), INK)
         y += TITLE_H
         rounds = [as_map(r) for r in as_list(b.get("rounds"))]
         if not rounds:
-            draw_text(draw, (x0 + PAD, y + 10), "No resistance: no dice were rolled.", font(24), INK)
+            draw_text(
+                draw, (x0 + PAD, y + ROW_H / 2), "No resistance: no dice were rolled.", font(30), INK, anchor="lm"
+            )
             y += ROW_H
         first = max(0, len(rounds) - MAX_ROUNDS)
         for i, r in enumerate(rounds[first:], start=first + 1):
-            draw_text(draw, (x0 + PAD, y + ROW_H / 2), f"Round {i}", font(24, "bold"), INK, anchor="lm")
-            half = (x1 - x0 - 150) / 2
-            _side(draw, (x0 + 140, y), as_map(r.get("attacker")), owner_fill(att, colours), half)
-            _side(draw, (x0 + 140 + half, y), as_map(r.get("defender")), owner_fill(dfd, colours), half)
+            draw_text(draw, (x0 + PAD, y + ROW_H / 2), f"Round {i}", font(30, "bold"), INK, anchor="lm")
+            half = (x1 - x0 - 170) / 2
+            _side(draw, (x0 + 160, y), as_map(r.get("attacker")), owner_fill(att, colours), half)
+            _side(draw, (x0 + 160 + half, y), as_map(r.get("defender")), owner_fill(dfd, colours), half)
             y += ROW_H
         y += PAD
 
@@ -159,23 +161,28 @@ def _title(b: Mapping[str, Any], colours: Sequence[str]) -> str:
 
 
 def _side(draw: ImageDraw.ImageDraw, at: tuple[float, float], r: Mapping[str, Any], fill: RGB, width: float) -> None:
-    """One side's dice as numbered squares, then its hits."""
+    """One side's dice as numbered squares, then its hits, and under them what changed the hits
+    (sized to read on a phone, where the 1600-pixel image is shown about 400 pixels wide)."""
     x, y = at
-    size = 42
+    size = 58
     dice = [as_int(d) for d in as_list(r.get("dice"))]
     hits = as_int(r.get("hits"))
     label = f"{hits} {'hit' if hits == 1 else 'hits'}"
     notes = str_list(r.get("notes"))
-    room = width - 130
+    room = width - 150
     shown = dice[: max(1, int(room // (size + 6)))]
+    top = y + (ROW_H - size) / 2
     for d in shown:
-        draw.rounded_rectangle((x, y + 8, x + size, y + 8 + size), radius=7, fill=fill, outline=INK, width=2)
-        draw_text(draw, (x + size / 2, y + 8 + size / 2), str(d), font(26, "bold"), ink_on(fill), anchor="mm")
+        draw.rounded_rectangle((x, top, x + size, top + size), radius=8, fill=fill, outline=INK, width=2)
+        draw_text(draw, (x + size / 2, top + size / 2), str(d), font(36, "bold"), ink_on(fill), anchor="mm")
         x += size + 6
     if not dice:
-        draw_text(draw, (x, y + ROW_H / 2), "no dice", font(22), tint(INK, 0.3), anchor="lm")
-        x += 90
-    text = label + (f" ({', '.join(notes)})" if notes else "")
-    draw_text(
-        draw, (x + 8, y + ROW_H / 2), fit_text(text, font(22), at[0] + width - x - 12), font(22), INK, anchor="lm"
-    )
+        draw_text(draw, (x, y + ROW_H / 2), "no dice", font(28), tint(INK, 0.3), anchor="lm")
+        x += 120
+    left = at[0] + width - x - 14
+    if not notes:
+        draw_text(draw, (x + 8, y + ROW_H / 2), label, font(30, "bold"), INK, anchor="lm")
+        return
+    draw_text(draw, (x + 8, y + ROW_H * 0.3), label, font(30, "bold"), INK, anchor="lm")
+    text = fit_text(", ".join(notes), font(22), left)
+    draw_text(draw, (x + 8, y + ROW_H * 0.74), text, font(22), INK, anchor="lm")

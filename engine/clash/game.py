@@ -49,7 +49,7 @@ Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze s
 (the 7-round track with an end roll in the last five turns).
 Battles: moving army units into foreign units or a foreign city attacks (`attack b3 c3 army army`
 or `move b3 c3 army army`; ships: `move ship1 e6`). After each round the attacker types `continue`
-or `retreat`; other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,
+or `retreat` (`stop`); other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,
 `raze camp`, `lose army temple`, `target g3 athens`, `reinforce g3`."""
 
 GROUPS = {
