@@ -24,6 +24,13 @@ PAD: Final[int] = 12
 MAX_BATTLES: Final[int] = 2
 MAX_ROUNDS: Final[int] = 3
 ARROW_ALPHA: Final[int] = 175
+NOTE_WORDS: Final[Mapping[str, str]] = {
+    "fortress": "Fortress",
+    "Steel Weapons": "Steel Weapons +1 hit",
+    "War Ships": "War Ships cancel 1 enemy hit",
+    "Fanaticism": "Fanaticism +2",
+}
+"""What changed a side's hits, with what it did (War Ships cancel the *enemy's* hits)."""
 
 
 def battles(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -184,5 +191,5 @@ def _side(draw: ImageDraw.ImageDraw, at: tuple[float, float], r: Mapping[str, An
         draw_text(draw, (x + 8, y + ROW_H / 2), label, font(30, "bold"), INK, anchor="lm")
         return
     draw_text(draw, (x + 8, y + ROW_H * 0.3), label, font(30, "bold"), INK, anchor="lm")
-    text = fit_text(", ".join(notes), font(22), left)
+    text = fit_text(", ".join(NOTE_WORDS.get(n, n) for n in notes), font(22), left)
     draw_text(draw, (x + 8, y + ROW_H * 0.74), text, font(22), INK, anchor="lm")

@@ -18,10 +18,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine.clash.capture import after_battle, open_next
-from engine.clash.combat_rounds import after_round_cards, card_options, fighting_units, has_fortress, roll_round
+from engine.clash.combat_rounds import (
+    after_round_cards,
+    card_options,
+    describe_notes,
+    fighting_units,
+    has_fortress,
+    roll_round,
+)
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.state import BARBARIAN, State, Unit
-from engine.core.text import count, join_words
+from engine.core.text import count
 
 
 def name(seat: int) -> str:
@@ -224,7 +231,7 @@ def _round(state: State) -> str:
     for side in ("attacker", "defender"):
         r = res[side]
         dice = ", ".join(str(d) for d in r.dice)
-        extra = f" with {join_words(r.notes)}" if r.notes else ""
+        extra = f" with {describe_notes(b, r.notes)}" if r.notes else ""
         roller = name(int(b[side]))
         if int(b[side]) == BARBARIAN:
             roller += f" (rolled by {name(state.left_of(int(b['attacker' if side == 'defender' else 'defender'])))})"

@@ -146,3 +146,25 @@ def test_stop_is_the_rules_word_for_retreat(dice: Dice) -> None:
     pos.play(0, "attack c3 c4 army army")
     events = pos.play(0, "stop")
     assert "Red stops the attack and returns to C3" in events[0].text
+
+
+def test_modifiers_are_told_with_what_they_did(dice: Dice) -> None:
+    """The narration once read "Red rolls 5 with War Ships: 1 hit", as if War Ships made the hit."""
+    pos = Position(2).clear_units().reveal_all().advances(0, "war_ships")
+    pos.ship(0, "d3")
+    pos.ship(1, "e5")
+    pos.ship(1, "e5")
+    pos.turn(0)
+    dice.set(5, 6, 2)
+    events = pos.play(0, "move ship1 e5")
+    assert "Red rolls 5 with War Ships (cancels 1 enemy hit): 1 hit; Blue rolls 6, 2: 0 hits" in events[0].text
+
+
+def test_the_fortress_is_told_with_what_siegecraft_left_of_it(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics", "siegecraft").advances(1, "tactics")
+    pos.city(1, "d4", pieces=("fortress",))
+    pos.units(1, "d4", army=1).units(0, "c5", army=3).give(0, wood=2).turn(0)
+    pos.play(0, "attack c5 d4 army army army")
+    dice.set(1, 1, 1, 1)
+    events = pos.play(0, "siege wood")
+    assert "Blue rolls 1 with the Fortress (cancels 1 enemy hit): 0 hits" in events[0].text
