@@ -78,9 +78,9 @@ def main() -> None:
     for view in views[: args.renders]:
         t0 = time.perf_counter()
         image = mare_nostrum.board_image(view)  # type: ignore[arg-type]
-        base.encode_png(image)
+        base.encode_board(image)
         t1 = time.perf_counter()
-        base.encode_png(image)
+        base.encode_board(image)
         t2 = time.perf_counter()
         render_ms.append((t1 - t0) * 1000)
         encode_ms.append((t2 - t1) * 1000)
