@@ -75,7 +75,7 @@ def test_build_notation_forms_and_prefixes() -> None:
     t = Table().clear_rows().row(0, "Museum of Industry", "Market").building(0)
     s, seat = t.state, 0
     a = Action("build", tile="I-19", cell=(0, -1))
-    assert GAME.notation(s, seat, a) == "build museum-of-industry m12"
+    assert GAME.notation(s, seat, a) == "build museum m12"
     for text in ("build museum m12", "BUILD Museum-of-Industry M12", "build museum of industry m12",
                  "build museum-of-industry 0 -1", "build museum-of-industry 0,-1"):
         assert GAME.parse(s, seat, text) == a, text
@@ -158,7 +158,7 @@ def test_status_help_and_costs_read_well() -> None:
     assert "build" in GAME.help_text()
     s = t.state
     costs = {GAME.notation(s, 0, a): GAME.action_cost(s, 0, a) for a in GAME.legal_actions(s, 0)}
-    assert costs["build market m12"] == "$2" and costs["build bakery m12"] == ""
+    assert costs["build market m12"] == "$2" and costs["build bakery m12"] == "free"
     assert all("(s)" not in line for line in GAME.status_lines(s, 0))
 
 
