@@ -97,8 +97,14 @@ def header_lines(view: Mapping[str, Any], width: float) -> list[Line]:
     waiting = [_name(c) for c in _l(view.get("to_move"))]
     if winner:
         add(f"{_name(winner)} wins the game!", font(28, "bold"), WIN)
+    elif view.get("drawn"):
+        add("The players agreed a draw.", font(28, "bold"), WIN)
     elif waiting:
         add(f"Waiting for {join_words(waiting)}.", font(28, "bold"))
+    vote = _m(view.get("draw_vote"))
+    if vote:
+        add(f"{_name(vote.get('by'))} proposes a draw: every other player votes (accept draw / decline draw).",
+            bold)
     roles = _m(view.get("roles"))
     if roles:
         add("Roles: " + "; ".join(f"{r} {_name(c)}" for r, c in roles.items()) + ".", reg)
