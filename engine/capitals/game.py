@@ -182,8 +182,8 @@ class CapitalsGame(Game[State, Action]):
     def action_cost(self, state: State, seat: Seat, action: Action) -> str:
         """What a move spends, shown next to it in ``moves``: a Start position's price
         (``$8``, ``free``); a tile's row price and the prestige lost for each placement rule
-        the cell breaks (``$2, -2 prestige (breaks 1 placement rule)``); an activation's
-        energy cubes."""
+        the cell breaks (``$2, -2 prestige: 1 placement rule broken``; nothing for a $0 tile
+        on a cell that breaks no rule); an activation's energy cubes and track costs."""
         p = state.players[seat]
         if action.kind == "position":
             price = position_price(state, seat, action.pos)
@@ -197,8 +197,8 @@ class CapitalsGame(Game[State, Action]):
             broken = placements(p, typ).get(action.cell, 0)
             if broken:
                 lost = broken * int(BOARD.c["penalty_per_rule"])
-                parts.append(f"-{lost} prestige (breaks {count(broken, 'placement rule')})")
-            return ", ".join(parts) or "free"
+                parts.append(f"-{lost} prestige: {count(broken, 'placement rule')} broken")
+            return ", ".join(parts)
         if action.kind == "activate" and action.cell is not None and action.cell in p.city:
             cubes = activation_cost(p, state, seat, action.cell) - len(action.tourists)
             act = TILES[p.city[action.cell].tile].act
