@@ -82,18 +82,23 @@ def render(view: Mapping[str, Any]) -> bytes:
 
 
 def render_private(view: Mapping[str, Any]) -> bytes | None:
-    """The viewer's prosperity hand, or None for a spectator or an empty hand."""
+    """The viewer's prosperity hand, or None for a spectator or an empty hand (720 px wide,
+    texts of 20 px and more, the requirement wrapped rather than cut)."""
     hand = [as_map(t) for t in as_list(view.get("hand"))]
     if not hand:
         return None
-    width, row_h = 720, 64
-    image = new_canvas((width, 60 + row_h * len(hand)), PAPER)
+    width = 720
+    name_font, req_font = font(24, "bold"), font(20)
+    blocks = [wrap(f"needs the {as_str(tile.get('requirement'))}", req_font, width - 64) for tile in hand]
+    heights = [44 + 26 * len(lines) for lines in blocks]
+    image = new_canvas((width, 64 + sum(h + 8 for h in heights)), PAPER)
     draw = ImageDraw.Draw(image)
-    draw_text(draw, (16, 28), "Your prosperity tiles (hidden from the others)", font(22, "bold"), anchor="lm")
-    for i, tile in enumerate(hand):
-        y = 56 + i * row_h
-        draw.rounded_rectangle((16, y, width - 16, y + row_h - 8), 8, fill=TYPE_FILL["PRO"], outline=INK)
-        draw_text(draw, (28, y + 18), as_str(tile.get("name")), font(19, "bold"), (255, 255, 255), anchor="lm")
-        req = wrap(f"needs the {as_str(tile.get('requirement'))}", font(16), width - 60, max_lines=1)[0]
-        draw_text(draw, (28, y + 42), req, font(16), (255, 255, 255), anchor="lm")
+    draw_text(draw, (16, 30), "Your prosperity tiles (hidden from the others)", font(24, "bold"), anchor="lm")
+    y = 60
+    for tile, lines, h in zip(hand, blocks, heights, strict=True):
+        draw.rounded_rectangle((16, y, width - 16, y + h), 8, fill=TYPE_FILL["PRO"], outline=INK)
+        draw_text(draw, (28, y + 8), as_str(tile.get("name")), name_font, (255, 255, 255))
+        for i, line in enumerate(lines):
+            draw_text(draw, (28, y + 40 + 26 * i), line, req_font, (255, 255, 255))
+        y += h + 8
     return encode_board(image)
