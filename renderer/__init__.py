@@ -3,7 +3,9 @@
 Public API:
 
 - :func:`render` — the public board image of a game (the same for every viewer);
-- :func:`render_private` — one seat's private image (e.g. a hand of cards), or None.
+- :func:`render_private` — one seat's private image (e.g. a hand of cards), or None;
+- :func:`render_pages` — the further public images of a turn post after the board (one per
+  city in The Capitals), an empty list for games whose board is one image.
 
 Why a dispatch table with a fallback: the platform posts an image after every turn of every
 game, so a game without its own renderer yet still gets a plain status card
@@ -23,7 +25,7 @@ from typing import Any
 from renderer import capitals, clash, duellum, mare_nostrum, seven_wonders
 from renderer.fallback import render_fallback
 
-__all__ = ["GAMES", "render", "render_private"]
+__all__ = ["GAMES", "render", "render_pages", "render_private"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,13 +33,15 @@ class _Renderer:
     title: str
     public: Callable[[Mapping[str, Any]], bytes] | None  # None: FALLBACK status card only
     private: Callable[[Mapping[str, Any]], bytes | None] | None
+    # Further public images posted with the board (an album in Telegram); None: the board only.
+    pages: Callable[[Mapping[str, Any]], list[bytes]] | None = None
 
 
 GAMES: Mapping[str, _Renderer] = {
     "duellum": _Renderer("Antike Duellum", duellum.render, duellum.render_private),
     "seven-wonders": _Renderer("7 Wonders", seven_wonders.render, seven_wonders.render_private),
     "clash": _Renderer("Clash of Cultures", clash.render, None),
-    "capitals": _Renderer("The Capitals", capitals.render, capitals.render_private),
+    "capitals": _Renderer("The Capitals", capitals.render, capitals.render_private, capitals.render_pages),
     "mare-nostrum": _Renderer("Mare Nostrum", mare_nostrum.render, mare_nostrum.render_private),
 }
 
@@ -89,3 +93,20 @@ def render_private(game_id: str, view: Mapping[str, Any]) -> bytes | None:
     if entry.private is None:
         return None
     return entry.private(view)
+
+
+def render_pages(game_id: str, view: Mapping[str, Any]) -> list[bytes]:
+    """PNG bytes of the public images that follow the board in a turn post, in order (empty
+    for a game whose board is a single image).
+
+    Why separate images: a chat shows a photo at most about 2560 px on its long side, so a
+    board too big for one legible photo (five cities of The Capitals) is posted as the board
+    plus pages. Public like :func:`render`: never depends on whose view is passed.
+
+    Raises:
+        ValueError: ``game_id`` is not a game Agora knows.
+    """
+    _, entry = _entry(game_id)
+    if entry.pages is None:
+        return []
+    return entry.pages(view)
