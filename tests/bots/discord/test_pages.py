@@ -56,3 +56,14 @@ async def test_other_games_post_the_board_alone(table: Table) -> None:
     await table.cmd(ALICE, "begin")
     first = (await fake.wait(lambda: fake.boards(), 30, "the first board"))[0]
     assert list(first.files) == ["board.png"]
+
+
+def test_files_past_ten_go_in_batches_after_the_board() -> None:
+    """Discord takes at most ten files a message: the board and nine pages first, the rest after."""
+    from bots.discord.sender import Sender
+    from workers.client import Part
+
+    batches = Sender.files_for(Part(image=b"board", pages=[b"p"] * 12))
+    assert [len(b) for b in batches] == [10, 3]
+    assert batches[0][0].filename == "board.png" and batches[1][-1].filename == "page12.png"
+    assert Sender.files_for(Part(text="no image")) == []

@@ -119,3 +119,37 @@ async def test_a_page_that_cannot_be_built_keeps_the_turn_pending(table: Table) 
     await settled(table)
     assert len(albums) == 1 and len(albums[0]) == 2
     assert len([m for m in fake.photos(fake.group_id) if m.album is None and m.reply_to is None]) == 1
+
+
+async def test_pages_go_in_albums_of_ten_and_a_lone_page_as_a_photo(fake: Any) -> None:
+    """Telegram's album holds 2 to 10 photos: 11 pages are an album of 10 and one photo; a
+    single page is a photo (no game has that many pages today; the adapter must not care)."""
+    import io
+    from concurrent.futures import ThreadPoolExecutor
+
+    from PIL import Image
+    from telegram import Bot
+
+    from bots.telegram.sender import Sender
+    from tests.bots.telegram.fake_api import TOKEN
+
+    def png(shade: int) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (40, 30), (shade, shade, shade)).save(out, "PNG")
+        return out.getvalue()
+
+    chat = fake.add_group(-100_4242, "Pages")
+    bot = Bot(TOKEN, base_url=fake.base_url, base_file_url=fake.base_url.replace("/bot", "/file/bot"))
+    await bot.initialize()
+    pool = ThreadPoolExecutor(1)
+    try:
+        sender = Sender(bot, client=None, pool=pool)  # type: ignore[arg-type]  # pages need no store
+        pages = [png(i * 20) for i in range(11)]
+        await sender.send_pages(str(chat), pages)
+        await sender.send_pages(str(chat), [png(250)])
+    finally:
+        await bot.shutdown()
+        pool.shutdown()
+    sent = fake.sent(chat)
+    assert [m.photo for m in fake.albums(chat)[0]] == pages[:10] and len(fake.albums(chat)) == 1
+    assert [(m.method, m.photo) for m in sent[10:]] == [("sendPhoto", pages[10]), ("sendPhoto", png(250))]
