@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 
 from renderer.base import INK, PAPER, draw_text, encode_board, font, new_canvas, wrap
 from renderer.capitals_board import PAD, WIDTH, draw_board, plan_board
-from renderer.capitals_city import CELL, MIN_CELL, TYPE_FILL, city_size, draw_city
+from renderer.capitals_city import CELL, MIN_CELL, TYPE_FILL, city_size, draw_city, page_width
 from renderer.viewdata import as_list, as_map, as_str
 
 GAP: Final[int] = 14
@@ -67,12 +67,15 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
 
 
 def city_image(view: Mapping[str, Any], seat: int) -> Image.Image:
-    """One city alone (for one image per city)."""
+    """One city alone (a page of the turn post): as narrow as its grid and header allow, so
+    a phone shows it larger."""
     players = [as_map(p) for p in as_list(view.get("players"))]
     player = players[seat]
-    w, h = city_size(player)
+    narrow = page_width(player)
+    w, h = city_size(player, min_width=narrow)
     image = new_canvas((w + 16, h + 16), PAPER)
-    draw_city(image, ImageDraw.Draw(image), (8, 8), player, [as_map(r) for r in as_list(view.get("recent"))])
+    recent = [as_map(r) for r in as_list(view.get("recent"))]
+    draw_city(image, ImageDraw.Draw(image), (8, 8), player, recent, min_width=narrow)
     return image
 
 
