@@ -33,17 +33,19 @@ class _Renderer:
     title: str
     public: Callable[[Mapping[str, Any]], bytes] | None  # None: FALLBACK status card only
     private: Callable[[Mapping[str, Any]], bytes | None] | None
-    # Further public images posted with the board (an album in Telegram); None: the board only.
-    pages: Callable[[Mapping[str, Any]], list[bytes]] | None = None
 
 
 GAMES: Mapping[str, _Renderer] = {
     "duellum": _Renderer("Antike Duellum", duellum.render, duellum.render_private),
     "seven-wonders": _Renderer("7 Wonders", seven_wonders.render, seven_wonders.render_private),
     "clash": _Renderer("Clash of Cultures", clash.render, None),
-    "capitals": _Renderer("The Capitals", capitals.render, capitals.render_private, capitals.render_pages),
+    "capitals": _Renderer("The Capitals", capitals.render, capitals.render_private),
     "mare-nostrum": _Renderer("Mare Nostrum", mare_nostrum.render, mare_nostrum.render_private),
 }
+
+# Further public images posted after the board (an album in Telegram), by game; a game not
+# listed posts its board alone.
+PAGES: Mapping[str, Callable[[Mapping[str, Any]], list[bytes]]] = {"capitals": capitals.render_pages}
 
 
 def _plugin_game(game_id: str) -> Any:
@@ -106,7 +108,6 @@ def render_pages(game_id: str, view: Mapping[str, Any]) -> list[bytes]:
     Raises:
         ValueError: ``game_id`` is not a game Agora knows.
     """
-    _, entry = _entry(game_id)
-    if entry.pages is None:
-        return []
-    return entry.pages(view)
+    key, _ = _entry(game_id)
+    pages = PAGES.get(key)
+    return pages(view) if pages is not None else []
