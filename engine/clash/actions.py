@@ -20,6 +20,10 @@ Notation (matched leniently by :mod:`engine.core.notation`; cities by name, spac
 * ``taxes``, ``liberties``, ``cartography``, ``absolute``, ``forced``, ``theater culture``/``theater mood``
 * choices: ``orient base``/``orient turned``, ``barbarians g3``, ``anchor d5``,
   ``income food 2 gold 1``, ``raze sparta``/``no raze``, ``first blue``, ``reserve pyramids``
+* influence, wonders, trading (:mod:`engine.clash.culture`): ``influence athens sparta temple``
+  (``arts``: Art & Sculptures), ``boost 2``/``no boost``, ``no influence``, ``wonder athens pyramids``,
+  ``gardens athens``, ``no ship``, ``trade blue``, ``give 2 food``, ``get 1 ore``, ``offer``, ``cancel``,
+  ``accept``/``decline``
 """
 
 from __future__ import annotations
@@ -52,6 +56,17 @@ VERBS = (
     "no",
     "first",
     "reserve",
+    "influence",
+    "boost",
+    "wonder",
+    "gardens",
+    "trade",
+    "give",
+    "get",
+    "offer",
+    "cancel",
+    "accept",
+    "decline",
 )
 
 

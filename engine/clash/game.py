@@ -12,12 +12,14 @@ from typing import Any
 
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
+from engine.clash.culture import WAITING as CULTURE_WAITING
 from engine.clash.data import RESOURCES, TABLES
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
 from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
 from engine.clash.state import State, dump_state, load_state
+from engine.clash.trading import goods_text
 from engine.clash.turns import start_turn
 from engine.clash.view import build_view, orient_choices
 from engine.core.api import Game, GameInfo, Outcome, Seat
@@ -42,12 +44,16 @@ Actions (city names or spaces both work):
   move ship1 e6                   move ships (`around` with Navigation)
   civic athens                    make a city one step happier (`civic athens 2` for two steps)
   done / end                      close a Move or Civic action / end your turn
+  influence athens sparta temple  roll for a piece of Sparta (5 or more; culture tokens add range
+                                  and, after the roll, points; `arts` at the end: Art & Sculptures)
+  wonder athens pyramids          build a revealed wonder (Engineering)
+  trade blue, give 2 food, get 1 ore, offer     write a trade offer; Blue answers `accept` or `decline`
 Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze sparta`, `no raze`,
 `first blue`, `reserve pyramids`. Abilities: `taxes`, `liberties`, `cartography` (each takes an action);
 `absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
-(the 7-round track with an end roll in the last five turns).
-Battles, barbarian attacks, cultural influence, cards and wonders come with the second part of
-the game."""
+(the 7-round track with an end roll in the last five turns), wonderful_end (a wonder built in the
+last five turns of the 7-round track ends the game after that round).
+Battles, barbarian attacks and cards come with the second part of the game."""
 
 GROUPS = {
     "advance": "advances",
@@ -59,6 +65,16 @@ GROUPS = {
     "civic": "civic improvement",
     "done": "turn",
     "end": "turn",
+    "influence": "cultural influence",
+    "wonder": "wonders",
+    "gardens": "wonders",
+    "trade": "trade",
+    "give": "trade offer: give",
+    "get": "trade offer: get",
+    "offer": "trade offer",
+    "cancel": "trade offer",
+    "accept": "trade offer",
+    "decline": "trade offer",
 }
 
 
@@ -158,6 +174,16 @@ class ClashGame(Game[State, Action]):
         """What the action spends (gold standing in for a missing resource is named)."""
         return cost_words(state, seat, action)
 
+    def on_timeout(self, state: State, seat: Seat) -> Action:
+        """A missed deadline declines a trade offer (and drops one being written); otherwise the
+        automatic player acts."""
+        kind = state.pending.get("kind") if state.pending else ""
+        if kind == "trade" and int(state.pending["seat"]) == seat:
+            return Action("decline")
+        if kind == "offer" and int(state.pending["seat"]) == seat:
+            return Action("cancel")
+        return super().on_timeout(state, seat)
+
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""
         if seat not in self.to_move(state):
@@ -194,8 +220,15 @@ class ClashGame(Game[State, Action]):
                 "raze": "to decide on razing a city",
                 "first": "to choose the first player",
                 "reserve": "to reserve a wonder with Monuments",
+                **CULTURE_WAITING,
             }
             text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            if state.pending["kind"] == "trade":
+                pend = state.pending
+                text += (
+                    f" {names[int(pend['from'])]} offers {goods_text(pend['give'])} for {goods_text(pend['get'])}:"
+                    " `accept` or `decline`."
+                )
             if state.pending["kind"] == "orient":
                 for name, ter in orient_choices(state).items():
                     spaces = ", ".join(f"{h.upper()} {t}" for h, t in ter.items())

@@ -23,6 +23,10 @@ from engine.clash.cities import (
     sea_neighbours,
     step_cost,
 )
+from engine.clash.culture import ANSWER_KINDS as CULTURE_ANSWERS
+from engine.clash.culture import PENDING_KINDS as CULTURE_PENDING
+from engine.clash.culture import pending_options as culture_pending
+from engine.clash.culture import turn_options as culture_turn_options
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options
 from engine.clash.state import MOODS, City, State
@@ -59,6 +63,8 @@ def pending_options(state: State) -> list[Action]:
     pend = state.pending
     kind = pend["kind"]
     seat = int(pend["seat"])
+    if kind in CULTURE_PENDING:
+        return culture_pending(state)
     if kind == "orient":
         return [Action("orient", name="turned" if o else "base") for o in pend["options"]]
     if kind == "anchor":
@@ -165,6 +171,7 @@ def turn_options(state: State, seat: int, with_moves: bool = True) -> list[Actio
             out.append(Action("theater", name="culture"))
         if p.culture_tokens >= 1 and p.mood_tokens < p.happiness_level:
             out.append(Action("theater", name="mood"))
+    out.extend(culture_turn_options(state, seat))
     return out
 
 
@@ -175,7 +182,8 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
     if (
         state.pending
         and int(state.pending["seat"]) == seat
-        and action.kind not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first")
+        and action.kind
+        not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first", *CULTURE_ANSWERS)
     ):
         return "First finish the open choice. Type `moves` to see it."
     if action.kind == "move" and action.to and revealed(state, action.to) and hostile(state, action.to, seat):
@@ -183,7 +191,8 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
     if (
         action.kind != "end"
         and state.actions_left < 1
-        and action.kind in ("advance", "found", "build", "grow", "taxes", "liberties", "cartography")
+        and action.kind
+        in ("advance", "found", "build", "grow", "taxes", "liberties", "cartography", "wonder", "gardens")
     ):
         return "You have no action left this turn; type `end` to end your turn."
     if action.kind == "advance" and action.name in TABLES.advances:

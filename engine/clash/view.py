@@ -86,6 +86,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "viewer": seat,
         "revealed_wonders": list(state.revealed_wonders),
         "reserved": dict(state.reserved),
+        "wonders": {c.wonder: {"city": c.name, "owner": c.owner} for c in state.cities if c.wonder},
     }
 
 
@@ -107,6 +108,10 @@ def pending_view(state: State) -> dict[str, Any]:
         out["choices"] = orient_choices(state)
     elif state.pending.get("kind") in ("anchor", "barbarians"):
         out["options"] = list(state.pending["options"])
+    elif state.pending.get("kind") in ("offer", "trade"):
+        from engine.clash.trading import offer_view
+
+        out["offer"] = offer_view(state.pending)
     return out
 
 
