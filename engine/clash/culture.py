@@ -5,13 +5,13 @@ one line to include them.
 
 from __future__ import annotations
 
-from engine.clash import influence, trading, wonders
+from engine.clash import influence, myths, trading, wonders
 from engine.clash.actions import Action
 from engine.clash.state import State
 from engine.core.events import Event
 
 TURN_KINDS = ("influence", "wonder", "gardens", "trade")
-PENDING_KINDS = ("boost", "pyramids", "lighthouse", "offer", "trade")
+PENDING_KINDS = ("boost", "pyramids", "lighthouse", "offer", "trade", "myths")
 ANSWER_KINDS = (
     "boost",
     "noboost",
@@ -25,6 +25,8 @@ ANSWER_KINDS = (
     "cancel",
     "accept",
     "decline",
+    "myths",
+    "nomyths",
 )
 WAITING = {
     "boost": "to decide on spending culture tokens on the influence roll",
@@ -32,6 +34,7 @@ WAITING = {
     "lighthouse": "to move a ship with the Lighthouse",
     "offer": "to finish a trade offer",
     "trade": "to answer a trade offer",
+    "myths": "to decide which cities Myths protects",
 }
 
 
@@ -58,6 +61,8 @@ def pending_options(state: State) -> list[Action]:
         return wonders.lighthouse_options(state)
     if kind == "offer":
         return trading.compose_options(state)
+    if kind == "myths":
+        return myths.myths_options(state)
     return trading.answer_options(state)
 
 
@@ -83,6 +88,8 @@ def apply_pending(state: State, seat: int, a: Action) -> list[Event]:
         return wonders.answer_lighthouse(state, seat, a)
     if kind == "offer":
         return trading.compose(state, seat, a)
+    if kind == "myths":
+        return myths.answer_myths(state, seat, a)
     return trading.answer(state, seat, a)
 
 
@@ -94,8 +101,8 @@ def text(state: State, seat: int, a: Action, city: str, target: str) -> str:
         return f"influence {city} {target} {a.name}{how}"
     if k == "wonder":
         return f"wonder {city} {a.name.replace('_', '-')}"
-    if k == "gardens":
-        return f"gardens {city}"
+    if k in ("gardens", "myths"):
+        return f"{k} {city}"
     if k == "trade":
         from engine.clash.data import TABLES
 
@@ -105,4 +112,11 @@ def text(state: State, seat: int, a: Action, city: str, target: str) -> str:
         return f"{k} {a.n} {word}"
     if k == "boost":
         return f"boost {a.n}"
-    return {"noboost": "no boost", "noinfluence": "no influence", "noship": "no ship"}.get(k, k)
+    return {"noboost": "no boost", "noinfluence": "no influence", "noship": "no ship", "nomyths": "no myths"}.get(k, k)
+
+
+def refusal(state: State, seat: int, words: list[str]) -> str:
+    """Why a typed influence attempt or wonder is refused ("" when the words do not say enough)."""
+    if words[0] == "influence":
+        return influence.refusal(state, seat, words)
+    return wonders.refusal(state, seat, words)

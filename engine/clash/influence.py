@@ -275,3 +275,53 @@ def _resume(state: State, then: dict[str, Any] | None) -> list[Event]:
     if city is None:
         return []
     return open_pyramids(state, int(then["seat"]), city, int(then["left"]))
+
+
+# ------------------------------------------------------------------ refusals
+def _city_named(state: State, word: str) -> City | None:
+    for c in state.cities:
+        if word in (c.name.lower().replace(" ", "-"), c.space):
+            return c
+    return None
+
+
+def refusal(state: State, seat: int, words: list[str]) -> str:
+    """Why a typed ``influence <source> <target> <piece>`` is refused ("" when the words do not
+    say enough)."""
+    p = state.pl[seat]
+    if USED in p.used:
+        return "Cultural influence can succeed only once per turn, and you already succeeded this turn."
+    if state.actions_left < 1 and "arts" not in words:
+        return "You have no action left this turn; type `end` to end your turn."
+    if len(words) < 3:
+        return ""
+    src = _city_named(state, words[1])
+    tgt = _city_named(state, words[2])
+    if src is None or src.owner != seat:
+        return f"You have no city called `{words[1]}`."
+    if not can_source(state, seat, src):
+        return f"{src.name} holds a piece of another colour, so it cannot spread your culture."
+    if tgt is None:
+        return f"There is no city called `{words[2]}`."
+    if tgt.owner == BARBARIAN:
+        return "Barbarian settlements cannot be influenced."
+    if tgt.size < int(RULE["min_target_size"]):
+        return f"{tgt.name} has size 1; only cities of size 2 or more can be influenced."
+    if colossus_protects(state, seat, tgt):
+        return f"The Colossus of Rhodes protects {tgt.name} from foreign influence."
+    piece = words[3] if len(words) >= 4 else ""
+    if piece:
+        if piece not in tgt.pieces or tgt.pieces[piece] == seat:
+            return f"{tgt.name} has no {piece} of another colour."
+        if pieces_of(state, seat, piece) >= LIMITS[piece]:
+            return f"All your {LIMITS[piece]} {piece}s are on the board."
+    reach = influence_range(state, src)
+    dist = distances_from(state, src.space).get(tgt.space, 999)
+    if dist > reach:
+        if boost_banned(state, seat, tgt):
+            return f"{tgt.name} is {dist} spaces from {src.name} (range {reach}) and may not be reached with tokens."
+        return (
+            f"{tgt.name} is {dist} spaces from {src.name}: its range is {reach}, and you have "
+            f"{count(p.culture_tokens, 'culture token')}."
+        )
+    return ""

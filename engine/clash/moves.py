@@ -26,6 +26,7 @@ from engine.clash.cities import (
 from engine.clash.culture import ANSWER_KINDS as CULTURE_ANSWERS
 from engine.clash.culture import PENDING_KINDS as CULTURE_PENDING
 from engine.clash.culture import pending_options as culture_pending
+from engine.clash.culture import refusal as culture_refusal
 from engine.clash.culture import turn_options as culture_turn_options
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options
@@ -214,6 +215,8 @@ def explain(state: State, seat: int, text: str) -> str:
     if not words:
         return ""
     verb = words[0]
+    if verb in ("influence", "wonder") and not state.pending:
+        return culture_refusal(state, seat, words)
     if verb == "advance" and len(words) >= 2:
         key = "_".join(words[1:]).replace("-", "_")
         for adv in TABLES.advance_order:

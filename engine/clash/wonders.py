@@ -230,3 +230,36 @@ def answer_lighthouse(state: State, seat: int, a: Action) -> list[Event]:
             f"{colour(seat)} moves {a.items[0]} from {a.space.upper()} to {a.to.upper()} (Lighthouse){tail}.", "move"
         )
     ]
+
+
+def refusal(state: State, seat: int, words: list[str]) -> str:
+    """Why a typed ``wonder <city> <wonder>`` is refused ("" when the words do not say enough)."""
+    if len(words) < 3:
+        return ""
+    key = words[2].replace("-", "_")
+    wonder = next((w for w in TABLES.wonders if key in (w, TABLES.wonders[w].name.lower().replace(" ", "_"))), "")
+    if not wonder:
+        return f"There is no wonder called `{words[2]}`."
+    w = TABLES.wonders[wonder]
+    p = state.pl[seat]
+    if wonder not in state.revealed_wonders:
+        return f"The {w.name} is not among the revealed wonders."
+    if state.reserved.get(wonder, seat) != seat:
+        return f"{TABLES.colours[state.reserved[wonder]]} has reserved the {w.name}."
+    missing = [TABLES.advances[a].name for a in (ENGINEERING, *w.requires) if a not in p.advances]
+    if missing:
+        return f"The {w.name} needs {' and '.join(missing)}."
+    if state.actions_left < 1 and not free_build(state, seat, wonder):
+        return "You have no action left this turn; type `end` to end your turn."
+    city = next((c for c in state.cities_of(seat) if words[1] in (c.name.lower().replace(" ", "-"), c.space)), None)
+    if city is None:
+        return f"You have no city called `{words[1]}`."
+    if city.wonder:
+        return f"{city.name} already holds a wonder."
+    if acts_angry(state, city):
+        return f"{city.name} is angry: an angry city cannot build a wonder."
+    if w.needs_port and "port" not in city.pieces:
+        return f"The {w.name} needs a port in the city."
+    if p.culture_tokens < culture_cost(wonder):
+        return f"The {w.name} needs {count(culture_cost(wonder), 'culture token')}; gold cannot stand in for them."
+    return f"You cannot pay for the {w.name}."

@@ -252,3 +252,26 @@ def test_pyramids_attempts_skipped_after_a_success_this_turn() -> None:
     pos.play(0, "influence memphis tyre temple")
     pos.play(0, "wonder memphis pyramids")
     assert pos.state.pending == {}
+
+
+@pytest.mark.parametrize(
+    ("setup", "typed", "message"),
+    [
+        ("tiny", "influence athens tiny temple", "size 1"),
+        ("far", "influence athens thebes temple", "4 spaces from Athens: its range is 3"),
+        ("foreign", "influence athens thebes temple", "holds a piece of another colour"),
+        ("done", "influence athens thebes temple", "only once per turn"),
+    ],
+)
+def test_refusals_say_why(setup: str, typed: str, message: str) -> None:
+    pos = _pos()
+    pos.city(1, "e3", name="Tiny")
+    pos.city(1, "d6" if setup == "far" else "c4", pieces=("temple",), name="Thebes")
+    if setup == "foreign":
+        pos.state.city_at("d2").pieces["academy"] = 1  # type: ignore[union-attr]
+    if setup == "done":
+        pos.state.pl[0].used.append("influenced")
+    if setup != "done":
+        pos.turn(0)
+    with pytest.raises(IllegalAction, match=message):
+        pos.play(0, typed)

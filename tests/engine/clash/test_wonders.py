@@ -212,3 +212,29 @@ def test_wonderful_end_plays_seven_rounds() -> None:
     from engine.clash.turns import last_round
 
     assert last_round(Position(2, wonderful_end=True).state) == 7
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("unrevealed", "not among the revealed wonders"),
+        ("reserved", "Blue has reserved"),
+        ("advance", "needs Rituals"),
+        ("tokens", "needs 5 culture tokens; gold cannot stand in"),
+        ("angry", "angry city cannot build"),
+    ],
+)
+def test_wonder_refusals_say_why(change: str, message: str) -> None:
+    pos = _pos("pyramids")
+    if change == "unrevealed":
+        pos.state.revealed_wonders = []
+    elif change == "reserved":
+        pos.state.reserved["pyramids"] = 1
+    elif change == "advance":
+        pos.state.pl[0].advances.remove("rituals")
+    elif change == "tokens":
+        pos.tokens(0, culture=4)
+    else:
+        pos.state.city_at("d2").mood = "angry"  # type: ignore[union-attr]
+    with pytest.raises(IllegalAction, match=message):
+        pos.play(0, "wonder athens pyramids")
