@@ -144,3 +144,21 @@ def test_offer_round_trips_through_a_save() -> None:
     assert GAME.legal_actions(again, 1) == [Action("accept"), Action("decline")]
     view = GAME.view(again, None)
     assert view["pending"]["offer"] == {"give": {"wood": 1}, "get": {}, "from": 0}
+
+
+@pytest.mark.parametrize(("give", "get", "answer"), [("2 food", "1 ore", "accept"), ("1 food", "3 ore", "decline")])
+def test_automatic_player_answers_offers_by_their_worth(give: str, get: str, answer: str) -> None:
+    pos = _pos()
+    pos.play(0, "trade blue")
+    pos.play(0, f"give {give}")
+    pos.play(0, f"get {get}")
+    pos.play(0, "offer")
+    assert GAME.auto_action(pos.state, 1, 0) == Action(answer)
+
+
+def test_automatic_player_never_writes_offers() -> None:
+    pos = _pos()
+    assert GAME.auto_action(pos.state, 0, 0).kind != "trade"
+    pos.play(0, "trade blue")
+    assert GAME.auto_action(pos.state, 0, 0) == Action("cancel")
+    assert GAME.on_timeout(pos.state, 0) == Action("cancel")

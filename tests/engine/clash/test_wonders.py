@@ -238,3 +238,8 @@ def test_wonder_refusals_say_why(change: str, message: str) -> None:
         pos.state.city_at("d2").mood = "angry"  # type: ignore[union-attr]
     with pytest.raises(IllegalAction, match=message):
         pos.play(0, "wonder athens pyramids")
+
+
+def test_automatic_player_builds_a_wonder_it_can_pay_for() -> None:
+    pos = _pos("pyramids")
+    assert GAME.auto_action(pos.state, 0, 0).kind == "wonder"
