@@ -16,6 +16,7 @@ from PIL import ImageDraw
 from renderer.base import INK, PAPER, draw_text, encode_board, fit_font, font, new_canvas
 from renderer.clash_map import map_image
 from renderer.clash_panels import PANEL_H, draw_panel
+from renderer.clash_wonders import revealed_line
 from renderer.viewdata import as_int, as_list, as_map, as_str
 
 WIDTH: Final[int] = 1600
@@ -33,6 +34,12 @@ WAITING: Final[Mapping[str, str]] = {
     "raze": "to decide on razing a city",
     "first": "to choose the first player",
     "reserve": "to reserve a wonder",
+    "boost": "to decide on culture tokens for the influence roll",
+    "pyramids": "to make the Pyramids' free influence attempts",
+    "lighthouse": "to move a ship with the Lighthouse",
+    "offer": "to finish a trade offer",
+    "trade": "to answer a trade offer",
+    "myths": "to decide which cities Myths protects",
 }
 
 
@@ -76,7 +83,7 @@ def board_image(view: Mapping[str, Any]) -> Any:
     mp = map_image(view, WIDTH - 2 * MARGIN)
     players = [as_map(p) for p in as_list(view.get("players"))]
     rows = (len(players) + 1) // 2
-    extra = choice_line(view)
+    extra = choice_line(view) or revealed_line(view)
     head = HEADER_H + (36 if extra else 0)
     height = head + MARGIN + mp.height + GAP + rows * (PANEL_H + GAP) + MARGIN
     image = new_canvas((WIDTH, height), PAPER)

@@ -64,6 +64,12 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                 ),
                 "points": show(halves(state, p.seat)),
                 "vp": _vp(halves(state, p.seat)),
+                "wonders": [
+                    {"id": c.wonder, "name": TABLES.wonders[c.wonder].name, "city": c.name}
+                    for c in state.cities
+                    if c.owner == p.seat and c.wonder
+                ],
+                "reserved_wonders": [TABLES.wonders[w].name for w, s in state.reserved.items() if s == p.seat],
             }
         )
     return {
@@ -87,6 +93,10 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "revealed_wonders": list(state.revealed_wonders),
         "reserved": dict(state.reserved),
         "wonders": {c.wonder: {"city": c.name, "owner": c.owner} for c in state.cities if c.wonder},
+        "wonders_on_offer": [
+            {"id": w, "name": TABLES.wonders[w].name, "reserved_by": state.reserved.get(w, -1)}
+            for w in state.revealed_wonders
+        ],
     }
 
 
