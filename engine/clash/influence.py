@@ -66,6 +66,15 @@ def colossus_protects(state: State, seat: int, target: City) -> bool:
     return target.space in reach
 
 
+def colossus_shield(state: State, seat: int) -> set[int]:
+    """Ids of the cities the Colossus keeps from ``seat``'s influence (all at once, for listings)."""
+    col = wonder_city(state, "colossus")
+    if col is None or col.owner == seat:
+        return set()
+    reach = distances_from(state, col.space, int(POWERS["colossus_protection"]))
+    return {c.id for c in state.cities if c.owner == col.owner and c.space in reach}
+
+
 def boost_banned(state: State, seat: int, target: City) -> bool:
     """Opponents may not boost range or roll against: happy cities of a Separation of Power owner,
     cities with army units of a Totalitarianism owner, cities with a Temple of a Devotion owner.
@@ -115,37 +124,48 @@ def influence_options(
     tokens = p.culture_tokens - (int(RULE["arts_tokens"]) if "arts" in flags else 0)
     if tokens < 0:
         return []
-    mine = sources if sources is not None else state.cities_of(seat)
-    found: list[Action] = []
-    cands = [
-        c
-        for c in state.cities
-        if c.owner != BARBARIAN and c.size >= int(RULE["min_target_size"]) and not colossus_protects(state, seat, c)
-    ]
-    for src in mine:
-        if not can_source(state, seat, src):
+    mine = [c for c in (sources if sources is not None else state.cities_of(seat)) if can_source(state, seat, c)]
+    if not mine:
+        return []
+    # Per listing, not per (source, target): what each target offers and whether it may be boosted.
+    left = {b: LIMITS[b] - pieces_of(state, seat, b) for b in ("temple", "fortress", "academy", "port")}
+    cands: list[tuple[City, list[str], bool]] = []
+    shield = colossus_shield(state, seat)
+    for c in state.cities:
+        if c.owner == BARBARIAN or c.size < int(RULE["min_target_size"]) or c.id in shield:
             continue
+        pieces = [b for b in ("temple", "fortress", "academy", "port") if c.pieces.get(b, seat) != seat and left[b] > 0]
+        if pieces:
+            cands.append((c, pieces, boost_banned(state, seat, c)))
+    found: list[Action] = []
+    for src in mine:
         reach = influence_range(state, src)
         dist = distances_from(state, src.space, reach + max(0, tokens))
-        for t in cands:
+        for t, pieces, banned in cands:
             if t.id == src.id or t.space not in dist:
                 continue
             need = max(0, dist[t.space] - reach)
-            if need and (need > tokens or boost_banned(state, seat, t)):
+            if need and (need > tokens or banned):
                 continue
-            for b in targets(state, seat, t):
+            for b in pieces:
                 found.append(Action("influence", space=src.space, to=t.space, name=b, n=need, flags=flags))
     return found
 
 
 def turn_options(state: State, seat: int) -> list[Action]:
-    """Attempts as an action, and with Arts once per turn for a culture token instead."""
+    """Attempts as an action, and with Arts once per turn for a culture token instead (the same
+    attempts, while a token is left after the range tokens)."""
     p = state.pl[seat]
-    out: list[Action] = []
-    if state.actions_left >= 1:
-        out.extend(influence_options(state, seat))
-    if "arts" in p.advances and "arts" not in p.used and p.culture_tokens >= int(RULE["arts_tokens"]):
-        out.extend(influence_options(state, seat, ("arts",)))
+    arts = "arts" in p.advances and "arts" not in p.used and p.culture_tokens >= int(RULE["arts_tokens"])
+    if state.actions_left < 1 and not arts:
+        return []
+    base = influence_options(state, seat)
+    out = list(base) if state.actions_left >= 1 else []
+    if arts:
+        spare = p.culture_tokens - int(RULE["arts_tokens"])
+        for a in base:
+            if a.n <= spare:
+                out.append(Action("influence", space=a.space, to=a.to, name=a.name, n=a.n, flags=("arts",)))
     return out
 
 
