@@ -28,6 +28,7 @@ ANSWER_KINDS = (
     "myths",
     "nomyths",
 )
+COSTED = ("influence", "boost", "wonder", "gardens", "myths")
 WAITING = {
     "boost": "to decide on spending culture tokens on the influence roll",
     "pyramids": "to make the Pyramids' free influence attempts",
@@ -120,3 +121,20 @@ def refusal(state: State, seat: int, words: list[str]) -> str:
     if words[0] == "influence":
         return influence.refusal(state, seat, words)
     return wonders.refusal(state, seat, words)
+
+
+def cost_words(state: State, seat: int, a: Action) -> list[str]:
+    """What one of this module's actions spends, for move lists and buttons."""
+    from engine.clash.resources import plan_payment
+    from engine.core.text import count, join_words
+
+    if a.kind == "influence":
+        tokens = a.n + (1 if "arts" in a.flags else 0)
+        return [count(tokens, "culture token")] if tokens else []
+    if a.kind == "boost":
+        return [count(a.n, "culture token")]
+    if a.kind == "wonder":
+        plan = plan_payment(state.pl[seat], wonders.resource_cost(a.name)) or {}
+        parts = [f"{n} {r}" for r, n in plan.items() if n]
+        return [join_words([*parts, count(wonders.culture_cost(a.name), "culture token")])]
+    return ["1 mood token"]

@@ -24,7 +24,9 @@ from engine.clash.cities import (
     step_cost,
 )
 from engine.clash.culture import ANSWER_KINDS as CULTURE_ANSWERS
+from engine.clash.culture import COSTED as CULTURE_COSTED
 from engine.clash.culture import PENDING_KINDS as CULTURE_PENDING
+from engine.clash.culture import cost_words as culture_cost_words
 from engine.clash.culture import pending_options as culture_pending
 from engine.clash.culture import refusal as culture_refusal
 from engine.clash.culture import turn_options as culture_turn_options
@@ -349,6 +351,8 @@ def cost_words(state: State, seat: int, a: Action) -> str:
         parts.append("1 mood token")
     elif a.kind == "absolute":
         parts.append("2 mood tokens")
+    elif a.kind in CULTURE_COSTED:
+        parts.extend(culture_cost_words(state, seat, a))
     return " and ".join(parts)
 
 

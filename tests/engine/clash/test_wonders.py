@@ -243,3 +243,11 @@ def test_wonder_refusals_say_why(change: str, message: str) -> None:
 def test_automatic_player_builds_a_wonder_it_can_pay_for() -> None:
     pos = _pos("pyramids")
     assert GAME.auto_action(pos.state, 0, 0).kind == "wonder"
+
+
+def test_move_lists_name_the_cost() -> None:
+    from engine.clash.actions import Action
+
+    pos = _pos("pyramids")
+    cost = GAME.action_cost(pos.state, 0, Action("wonder", space="d2", name="pyramids"))
+    assert cost == "2 food, 3 wood, 7 ore and 5 culture tokens"
