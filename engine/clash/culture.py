@@ -120,6 +120,8 @@ def refusal(state: State, seat: int, words: list[str]) -> str:
     """Why a typed influence attempt or wonder is refused ("" when the words do not say enough)."""
     if words[0] == "influence":
         return influence.refusal(state, seat, words)
+    if words[0] in ("give", "get"):
+        return trading.refusal(state, seat, words)
     return wonders.refusal(state, seat, words)
 
 

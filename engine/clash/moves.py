@@ -217,7 +217,7 @@ def explain(state: State, seat: int, text: str) -> str:
     if not words:
         return ""
     verb = words[0]
-    if verb in ("influence", "wonder") and not state.pending:
+    if (verb in ("influence", "wonder") and not state.pending) or (verb in ("give", "get") and state.pending):
         return culture_refusal(state, seat, words)
     if verb == "advance" and len(words) >= 2:
         key = "_".join(words[1:]).replace("-", "_")

@@ -200,3 +200,34 @@ def _move(src: Player, dst: Player, item: str, n: int) -> None:
         dst.res[item] += n
     if holding(src, item) < 0 or holding(dst, item) > limit(dst, item):
         raise AssertionError("trade beyond a stock or a cap")
+
+
+ALIASES = {"moods": "mood", "idea": "ideas", "cultures": "culture", "token": "", "tokens": ""}
+
+
+def refusal(state: State, seat: int, words: list[str]) -> str:
+    """Why a typed ``give``/``get`` step is refused: what a side holds, what the receiver may
+    still hold (a trade never wastes anything), or the good already on the other side."""
+    pend = state.pending
+    if pend.get("kind") != "offer" or len(words) < 3 or not words[1].isdigit():
+        return ""
+    n = int(words[1])
+    item = ALIASES.get(words[2], words[2])
+    if item not in ITEMS:
+        return f"Goods to trade: {join_words(ITEMS)}."
+    other_side = "get" if words[0] == "give" else "give"
+    if pend[other_side].get(item):
+        return f"{_goods_word(item, 2).capitalize()} are already on the other side of the offer."
+    me, other = state.pl[int(pend["seat"])], state.pl[int(pend["to"])]
+    src, dst = (me, other) if words[0] == "give" else (other, me)
+    who_src = "You have" if src is me else f"{colour(other.seat)} has"
+    if holding(src, item) < n:
+        return f"{who_src} {holding(src, item)} {_goods_word(item, holding(src, item))}."
+    who_dst = "you" if dst is me else colour(other.seat)
+    free = room(dst, item)
+    return f"A trade never wastes anything: {who_dst} can take only {free} more {_goods_word(item, free)}."
+
+
+def _goods_word(item: str, n: int) -> str:
+    word = {"mood": "mood token", "culture": "culture token", "ideas": "idea"}.get(item, item)
+    return word if n == 1 or item in ("food", "wood", "ore", "gold") else word + "s"

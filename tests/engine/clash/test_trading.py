@@ -162,3 +162,26 @@ def test_automatic_player_never_writes_offers() -> None:
     pos.play(0, "trade blue")
     assert GAME.auto_action(pos.state, 0, 0) == Action("cancel")
     assert GAME.on_timeout(pos.state, 0) == Action("cancel")
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("give 5 food", "You have 4 food."),
+        ("get 4 ore", "Blue has 3 ore."),
+        ("give 2 mood", "A trade never wastes anything: Blue can take only 1 more mood token."),
+    ],
+)
+def test_trade_step_refusals_say_why(typed: str, message: str) -> None:
+    pos = _pos().advances(0, "myths").tokens(0, happiness_level=3, mood=3)
+    pos.play(0, "trade blue")
+    with pytest.raises(IllegalAction, match=message):
+        pos.play(0, typed)
+
+
+def test_the_other_side_refusal() -> None:
+    pos = _pos()
+    pos.play(0, "trade blue")
+    pos.play(0, "give 1 food")
+    with pytest.raises(IllegalAction, match="already on the other side"):
+        pos.play(0, "get 1 food")
