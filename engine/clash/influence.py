@@ -138,6 +138,8 @@ def influence_options(
         if pieces:
             cands.append((c, pieces, boost_banned(state, seat, c)))
     found: list[Action] = []
+    if not cands:
+        return found
     for src in mine:
         reach = influence_range(state, src)
         dist = distances_from(state, src.space, reach + max(0, tokens))
