@@ -19,7 +19,7 @@ from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
 from engine.clash.state import State, dump_state, load_state
-from engine.clash.trading import goods_text
+from engine.clash.trading import offer_text
 from engine.clash.turns import start_turn
 from engine.clash.view import build_view, orient_choices
 from engine.core.api import Game, GameInfo, Outcome, Seat
@@ -225,10 +225,8 @@ class ClashGame(Game[State, Action]):
             text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
             if state.pending["kind"] == "trade":
                 pend = state.pending
-                text += (
-                    f" {names[int(pend['from'])]} offers {goods_text(pend['give'])} for {goods_text(pend['get'])}:"
-                    " `accept` or `decline`."
-                )
+                text += f" {offer_text(int(pend['from']), int(pend['seat']), pend['give'], pend['get'])}:"
+                text += " `accept` or `decline`."
             if state.pending["kind"] == "orient":
                 for name, ter in orient_choices(state).items():
                     spaces = ", ".join(f"{h.upper()} {t}" for h, t in ter.items())

@@ -77,6 +77,25 @@ def goods_text(goods: dict[str, int]) -> str:
     return join_words(parts) or "nothing"
 
 
+def offer_text(offerer: int, other: int, give: dict[str, int], get: dict[str, int]) -> str:
+    """``Red offers Blue 2 food for 1 ore`` (a one-sided offer is a gift asked or given)."""
+    if not get:
+        return f"{colour(offerer)} offers {colour(other)} {goods_text(give)} as a gift"
+    if not give:
+        return f"{colour(offerer)} asks {colour(other)} for {goods_text(get)} as a gift"
+    return f"{colour(offerer)} offers {colour(other)} {goods_text(give)} for {goods_text(get)}"
+
+
+def deal_text(offerer: int, give: dict[str, int], get: dict[str, int]) -> str:
+    """``Red gives 2 food and receives 1 ore`` (one side only when the other is empty)."""
+    parts = []
+    if give:
+        parts.append(f"gives {goods_text(give)}")
+    if get:
+        parts.append(f"receives {goods_text(get)}")
+    return f"{colour(offerer)} " + " and ".join(parts)
+
+
 # ------------------------------------------------------------------ opening an offer
 def open_options(state: State, seat: int) -> list[Action]:
     """``trade <colour>`` for every other player, while offers are left this turn."""
@@ -132,8 +151,7 @@ def compose(state: State, seat: int, a: Action) -> list[Event]:
     state.pending = {"kind": "trade", "seat": other, "from": seat, "give": pend["give"], "get": pend["get"]}
     return [
         public(
-            f"{colour(seat)} offers {colour(other)} {goods_text(pend['give'])} for {goods_text(pend['get'])}. "
-            f"{colour(other)}: `accept` or `decline`.",
+            f"{offer_text(seat, other, pend['give'], pend['get'])}. {colour(other)}: `accept` or `decline`.",
             "trade",
         )
     ]
@@ -181,8 +199,7 @@ def answer(state: State, seat: int, a: Action) -> list[Event]:
         _move(taker, giver, item, int(n))
     return [
         public(
-            f"{colour(seat)} accepts: {colour(offerer)} gives {goods_text(pend['give'])} "
-            f"and receives {goods_text(pend['get'])}.",
+            f"{colour(seat)} accepts: {deal_text(offerer, pend['give'], pend['get'])}.",
             "trade",
         )
     ]
@@ -225,6 +242,8 @@ def refusal(state: State, seat: int, words: list[str]) -> str:
         return f"{who_src} {holding(src, item)} {_goods_word(item, holding(src, item))}."
     who_dst = "you" if dst is me else colour(other.seat)
     free = room(dst, item)
+    if not free:
+        return f"A trade never wastes anything: {who_dst} cannot take any more {_goods_word(item, 2)}."
     return f"A trade never wastes anything: {who_dst} can take only {free} more {_goods_word(item, free)}."
 
 

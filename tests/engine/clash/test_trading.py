@@ -185,3 +185,16 @@ def test_the_other_side_refusal() -> None:
     pos.play(0, "give 1 food")
     with pytest.raises(IllegalAction, match="already on the other side"):
         pos.play(0, "get 1 food")
+
+
+def test_gifts_read_as_gifts() -> None:
+    pos = _pos()
+    pos.play(0, "trade blue")
+    pos.play(0, "give 1 wood")
+    assert pos.play(0, "offer")[0].text == "Red offers Blue 1 wood as a gift. Blue: `accept` or `decline`."
+    assert GAME.status(pos.state).endswith("Red offers Blue 1 wood as a gift: `accept` or `decline`.")
+    assert pos.play(1, "accept")[0].text == "Blue accepts: Red gives 1 wood."
+    pos.play(0, "trade blue")
+    pos.play(0, "get 1 ore")
+    assert pos.play(0, "offer")[0].text == "Red asks Blue for 1 ore as a gift. Blue: `accept` or `decline`."
+    assert pos.play(1, "accept")[0].text == "Blue accepts: Red receives 1 ore."
