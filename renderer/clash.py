@@ -39,7 +39,6 @@ WAITING: Final[Mapping[str, str]] = {
     "lighthouse": "to move a ship with the Lighthouse",
     "offer": "to finish a trade offer",
     "trade": "to answer a trade offer",
-    "myths": "to decide which cities Myths protects",
 }
 
 

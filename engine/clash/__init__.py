@@ -7,7 +7,7 @@ distances, exploration, Navigation), ``state``, ``setup``, ``resources`` (caps, 
 ``trade_routes``, ``turns`` (turn, status phase, end), ``moves`` (legal actions, refusals),
 ``actions`` and ``notation``, ``scoring``, ``bot``, ``view``, ``builder`` (test positions) and
 ``game`` (the protocol class). Second part: ``influence`` (cultural influence, the Pyramids'
-attempts), ``wonders``, ``trading``, ``myths`` (events' mood losses), ``culture`` (their one entry
+attempts), ``wonders``, ``trading``, ``culture`` (their one entry
 point for the shared dispatchers) and ``bot_culture``. Combat, barbarian attacks and the card decks
 come with the rest of the second part.
 """

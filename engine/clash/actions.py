@@ -23,7 +23,7 @@ Notation (matched leniently by :mod:`engine.core.notation`; cities by name, spac
 * influence, wonders, trading (:mod:`engine.clash.culture`): ``influence athens sparta temple``
   (``arts``: Art & Sculptures), ``boost 2``/``no boost``, ``no influence``, ``wonder athens pyramids``,
   ``gardens athens``, ``no ship``, ``trade blue``, ``give 2 food``, ``get 1 ore``, ``offer``, ``cancel``,
-  ``accept``/``decline``, ``myths athens``/``no myths``
+  ``accept``/``decline``
 """
 
 from __future__ import annotations
@@ -67,7 +67,6 @@ VERBS = (
     "cancel",
     "accept",
     "decline",
-    "myths",
 )
 
 

@@ -30,8 +30,6 @@ SCORED = frozenset(
         "accept",
         "decline",
         "noship",
-        "myths",
-        "nomyths",
     }
 )
 WORTH = {"food": 1.0, "wood": 1.0, "ore": 1.0, "ideas": 1.0, "gold": 1.5, "mood": 1.2, "culture": 1.2}
@@ -77,9 +75,6 @@ def score(state: State, seat: int, a: Action) -> float:
         return 5
     if k == "noship":
         return 9
-    if k == "myths":
-        city = state.city_at(a.space)
-        return 30 + (city.size if city is not None else 0)
     if k == "noboost":
         return 2
     return 0 if k == "noinfluence" else -1

@@ -5,13 +5,13 @@ one line to include them.
 
 from __future__ import annotations
 
-from engine.clash import influence, myths, trading, wonders
+from engine.clash import influence, trading, wonders
 from engine.clash.actions import Action
 from engine.clash.state import State
 from engine.core.events import Event
 
 TURN_KINDS = ("influence", "wonder", "gardens", "trade")
-PENDING_KINDS = ("boost", "pyramids", "lighthouse", "offer", "trade", "myths")
+PENDING_KINDS = ("boost", "pyramids", "lighthouse", "offer", "trade")
 ANSWER_KINDS = (
     "boost",
     "noboost",
@@ -25,17 +25,14 @@ ANSWER_KINDS = (
     "cancel",
     "accept",
     "decline",
-    "myths",
-    "nomyths",
 )
-COSTED = ("influence", "boost", "wonder", "gardens", "myths")
+COSTED = ("influence", "boost", "wonder", "gardens")
 WAITING = {
     "boost": "to decide on spending culture tokens on the influence roll",
     "pyramids": "to make the Pyramids' free influence attempts",
     "lighthouse": "to move a ship with the Lighthouse",
     "offer": "to finish a trade offer",
     "trade": "to answer a trade offer",
-    "myths": "to decide which cities Myths protects",
 }
 
 
@@ -62,8 +59,6 @@ def pending_options(state: State) -> list[Action]:
         return wonders.lighthouse_options(state)
     if kind == "offer":
         return trading.compose_options(state)
-    if kind == "myths":
-        return myths.myths_options(state)
     return trading.answer_options(state)
 
 
@@ -89,8 +84,6 @@ def apply_pending(state: State, seat: int, a: Action) -> list[Event]:
         return wonders.answer_lighthouse(state, seat, a)
     if kind == "offer":
         return trading.compose(state, seat, a)
-    if kind == "myths":
-        return myths.answer_myths(state, seat, a)
     return trading.answer(state, seat, a)
 
 
@@ -102,8 +95,8 @@ def text(state: State, seat: int, a: Action, city: str, target: str) -> str:
         return f"influence {city} {target} {a.name}{how}"
     if k == "wonder":
         return f"wonder {city} {a.name.replace('_', '-')}"
-    if k in ("gardens", "myths"):
-        return f"{k} {city}"
+    if k == "gardens":
+        return f"gardens {city}"
     if k == "trade":
         from engine.clash.data import TABLES
 
@@ -113,7 +106,7 @@ def text(state: State, seat: int, a: Action, city: str, target: str) -> str:
         return f"{k} {a.n} {word}"
     if k == "boost":
         return f"boost {a.n}"
-    return {"noboost": "no boost", "noinfluence": "no influence", "noship": "no ship", "nomyths": "no myths"}.get(k, k)
+    return {"noboost": "no boost", "noinfluence": "no influence", "noship": "no ship"}.get(k, k)
 
 
 def refusal(state: State, seat: int, words: list[str]) -> str:

@@ -67,7 +67,7 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
 def forms(state: State, seat: int, a: Action) -> list[str]:
     """Canonical text first, then the same with the city written as its space."""
     out = [text(state, seat, a)]
-    if a.kind in ("collect", "build", "grow", "civic", "raze", "influence", "wonder", "gardens", "myths"):
+    if a.kind in ("collect", "build", "grow", "civic", "raze", "influence", "wonder", "gardens"):
         alt = text(state, seat, a, by_space=True)
         if alt != out[0]:
             out.append(alt)
