@@ -71,10 +71,21 @@ def _open_choices() -> list[Position]:
     answer.play(0, "get 1 food")
     answer.play(0, "offer")
     out.append(answer)
+    from tests.engine.clash.test_wonders import _pos as wonder_pos
+
+    pyramids = wonder_pos("pyramids")
+    pyramids.city(1, "c4", pieces=("temple",), name="Tyre")
+    pyramids.play(0, "wonder athens pyramids")
+    assert pyramids.state.pending["kind"] == "pyramids"
+    out.append(pyramids)
+    lighthouse = wonder_pos("lighthouse").advances(0, "fishing")
+    lighthouse.play(0, "wonder athens lighthouse")
+    assert lighthouse.state.pending["kind"] == "lighthouse"
+    out.append(lighthouse)
     return out
 
 
-@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize("index", range(6))
 def test_action_contract_while_choices_are_open(index: int) -> None:
     pos = _open_choices()[index]
     seat = next(iter(GAME.to_move(pos.state)))
