@@ -16,7 +16,7 @@ from PIL import ImageDraw
 from renderer.base import INK, PAPER, draw_text, encode_board, fit_font, font, new_canvas
 from renderer.clash_map import map_image
 from renderer.clash_panels import PANEL_H, draw_panel
-from renderer.clash_wonders import revealed_line
+from renderer.clash_wonders import offer_line, revealed_line
 from renderer.viewdata import as_int, as_list, as_map, as_str
 
 WIDTH: Final[int] = 1600
@@ -82,7 +82,7 @@ def board_image(view: Mapping[str, Any]) -> Any:
     mp = map_image(view, WIDTH - 2 * MARGIN)
     players = [as_map(p) for p in as_list(view.get("players"))]
     rows = (len(players) + 1) // 2
-    extra = choice_line(view) or revealed_line(view)
+    extra = choice_line(view) or offer_line(view) or revealed_line(view)
     head = HEADER_H + (36 if extra else 0)
     height = head + MARGIN + mp.height + GAP + rows * (PANEL_H + GAP) + MARGIN
     image = new_canvas((WIDTH, height), PAPER)

@@ -1,6 +1,6 @@
-"""Wonders in the Clash of Cultures image: a gold pyramid mark on the city that holds one, a line
-on each player's board (wonders owned and the wonder reserved with Monuments) and the revealed
-wonders under the header, all drawn from the view only.
+"""Wonders and trade offers in the Clash of Cultures image: a gold pyramid mark on the city that
+holds a wonder, a line on each player's board (wonders owned and the wonder reserved with
+Monuments), the revealed wonders or the open trade offer under the header, all from the view only.
 
 Why a module of its own: the map and the boards are drawn by other modules that change for other
 reasons (speed, layout); the wonder marks are small additions each of them calls in one line.
@@ -55,3 +55,33 @@ def revealed_line(view: Mapping[str, Any]) -> str:
     """``Wonders to build: Great Wall, Library of Alexandria`` (or ``""``)."""
     names = [as_str(as_map(w).get("name")) for w in as_list(view.get("wonders_on_offer"))]
     return ("Wonders to build: " + ", ".join(names)) if names else ""
+
+
+def _goods(goods: Mapping[str, Any]) -> str:
+    words = {"mood": ("mood token", "mood tokens"), "culture": ("culture token", "culture tokens")}
+    words["ideas"] = ("idea", "ideas")
+    parts = []
+    for item, n in goods.items():
+        k = int(n) if isinstance(n, int) else 0
+        one, many = words.get(str(item), (str(item), str(item)))
+        parts.append(f"{k} {one if k == 1 else many}")
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def offer_line(view: Mapping[str, Any]) -> str:
+    """The open trade offer under the header: ``Trade offer: Red gives 2 food for 1 ore``."""
+    pending = as_map(view.get("pending"))
+    offer = as_map(pending.get("offer"))
+    if as_str(pending.get("kind")) != "trade" or not offer:
+        return ""
+    names = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players"))]
+    src = offer.get("from")
+    who = names[src] if isinstance(src, int) and 0 <= src < len(names) else "?"
+    give, get = as_map(offer.get("give")), as_map(offer.get("get"))
+    if not get:
+        return f"Trade offer: {who} gives {_goods(give)} as a gift"
+    if not give:
+        return f"Trade offer: {who} asks for {_goods(get)} as a gift"
+    return f"Trade offer: {who} gives {_goods(give)} for {_goods(get)}"

@@ -29,3 +29,14 @@ def test_no_wonder_lines_without_wonders() -> None:
     with text_watch() as drawn:
         board_image(GAME.view(s, None))
     assert not [t for t in drawn if t.startswith(("Wonders", "reserved")) or t == "W"]
+
+
+def test_an_open_trade_offer_is_shown_under_the_header() -> None:
+    pos = Position(2).clear_units().advances(1, "storage").give(1, food=0).turn(0)
+    pos.play(0, "trade blue")
+    pos.play(0, "give 1 food")
+    pos.play(0, "offer")
+    with text_watch() as drawn:
+        board_image(GAME.view(pos.state, None))
+    assert "Trade offer: Red gives 1 food as a gift" in drawn
+    assert "Waiting for Blue to answer a trade offer." in drawn
