@@ -24,6 +24,10 @@ Notation (matched leniently by :mod:`engine.core.notation`; cities by name, spac
   (``arts``: Art & Sculptures), ``boost 2``/``no boost``, ``no influence``, ``wonder athens pyramids``,
   ``gardens athens``, ``no ship``, ``trade blue``, ``give 2 food``, ``get 1 ore``, ``offer``, ``cancel``,
   ``accept``/``decline``
+* battles (see :mod:`engine.clash.combat_choices`): ``attack c4 d4 army army`` (a move into foreign
+  units or a city), ``continue``/``retreat``, ``siege wood ore``/``no siege``, ``no card``,
+  ``refugee athens``, ``fanatic athens``, ``keep camp``/``raze camp``, ``reinforce g3``,
+  ``target g3 athens``, ``lose army temple``
 """
 
 from __future__ import annotations
@@ -67,6 +71,16 @@ VERBS = (
     "cancel",
     "accept",
     "decline",
+    "attack",
+    "continue",
+    "retreat",
+    "siege",
+    "refugee",
+    "fanatic",
+    "keep",
+    "reinforce",
+    "target",
+    "lose",
 )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
+from engine.clash.combat_choices import COMBAT_KINDS, timeout_choice, waiting_text
 from engine.clash.culture import WAITING as CULTURE_WAITING
 from engine.clash.data import RESOURCES, TABLES
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
@@ -53,7 +54,10 @@ Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze s
 `absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
 (the 7-round track with an end roll in the last five turns), wonderful_end (a wonder built in the
 last five turns of the 7-round track ends the game after that round).
-Battles, barbarian attacks and cards come with the second part of the game."""
+Battles: moving army units into foreign units or a foreign city attacks (`attack b3 c3 army army`
+or `move b3 c3 army army`; ships: `move ship1 e6`). After each round the attacker types `continue`
+or `retreat`; other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,
+`raze camp`, `lose army temple`, `target g3 athens`, `reinforce g3`."""
 
 GROUPS = {
     "advance": "advances",
@@ -166,6 +170,8 @@ class ClashGame(Game[State, Action]):
         words = notation.split(" ")
         if words[0] in ("collect", "build", "grow", "civic") and len(words) > 1:
             return f"{words[1].capitalize()}: {GROUPS[words[0]]}"
+        if words[0] == "attack" and len(words) > 1:
+            return f"attack from {words[1].upper()}"
         if words[0] == "move" and len(words) > 1:
             return "move ships" if words[1].startswith("ship") else f"move from {words[1].upper()}"
         return GROUPS.get(words[0], "choices")
@@ -175,14 +181,16 @@ class ClashGame(Game[State, Action]):
         return cost_words(state, seat, action)
 
     def on_timeout(self, state: State, seat: Seat) -> Action:
-        """A missed deadline declines a trade offer (and drops one being written); otherwise the
-        automatic player acts."""
+        """A missed deadline declines a trade offer (and drops one being written) and takes the safe
+        option of a battle choice (stop, no payment, no card); otherwise the automatic player moves."""
         kind = state.pending.get("kind") if state.pending else ""
         if kind == "trade" and int(state.pending["seat"]) == seat:
             return Action("decline")
         if kind == "offer" and int(state.pending["seat"]) == seat:
             return Action("cancel")
-        return super().on_timeout(state, seat)
+        if state.pending and state.pending["kind"] in COMBAT_KINDS and int(state.pending["seat"]) == seat:
+            return timeout_choice(state)
+        return self.auto_action(state, seat, seed=0)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""
@@ -222,7 +230,8 @@ class ClashGame(Game[State, Action]):
                 "reserve": "to reserve a wonder with Monuments",
                 **CULTURE_WAITING,
             }
-            text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            asked = what.get(state.pending["kind"], "") or waiting_text(state)
+            text = f"Round {state.round}: waiting for {who} {asked}."
             if state.pending["kind"] == "trade":
                 pend = state.pending
                 text += f" {offer_text(int(pend['from']), int(pend['seat']), pend['give'], pend['get'])}:"
