@@ -251,3 +251,23 @@ def test_move_lists_name_the_cost() -> None:
     pos = _pos("pyramids")
     cost = GAME.action_cost(pos.state, 0, Action("wonder", space="d2", name="pyramids"))
     assert cost == "2 food, 3 wood, 7 ore and 5 culture tokens"
+
+
+def test_lighthouse_free_move_may_explore_and_costs_no_action() -> None:
+    pos = Position(2).clear_units()
+    pos.tile("R3", "T01", revealed=True, rotated=True)  # D3 forest, E4 and D4 sea
+    pos.city(0, "d3", pieces=("port",), port="d4", name="Pharos")
+    pos.city(0, "c2")
+    pos.city(0, "e2")
+    pos.advances(0, "storage", "engineering", "cartography", "fishing").give(0, **COSTS["lighthouse"])
+    pos.tokens(0, culture_level=8, culture=5)
+    pos.state.revealed_wonders = ["lighthouse"]
+    pos.turn(0)
+    pos.play(0, "wonder pharos lighthouse")
+    assert "move ship1 d5 lighthouse" in pos.moves(0)  # D5 lies in a face-down region
+    pos.play(0, "move ship1 d5 lighthouse")
+    while pos.state.pending:
+        pos.play(0, pos.moves(0)[0])
+    ship = next(u for u in pos.state.units if u.kind == "ship")
+    assert ship.space != "d4" and pos.state.actions_left == 2 and pos.state.mode == ""
+    assert any(s.id == "R6" and s.revealed for s in pos.state.slots)
