@@ -27,6 +27,7 @@ from engine.clash.combat_choices import CHOICE_VERBS, COMBAT_KINDS, combat_optio
 from engine.clash.culture import ANSWER_KINDS as CULTURE_ANSWERS
 from engine.clash.culture import COSTED as CULTURE_COSTED
 from engine.clash.culture import PENDING_KINDS as CULTURE_PENDING
+from engine.clash.culture import WAITING as CULTURE_WAITING
 from engine.clash.culture import cost_words as culture_cost_words
 from engine.clash.culture import pending_options as culture_pending
 from engine.clash.culture import refusal as culture_refusal
@@ -328,7 +329,7 @@ def pending_refusal(state: State, seat: int, words: list[str]) -> str:
             f"The Barbarians landed {count(hits, 'hit')}: name {count(hits, 'loss')}, "
             f"units in the city first, e.g. `{opts[0]}`."
         )
-    asked = (WAITING.get(kind, "") or ASKED.get(kind, "")).removeprefix("to ")
+    asked = (WAITING.get(kind, "") or ASKED.get(kind, "") or CULTURE_WAITING.get(kind, "")).removeprefix("to ")
     head = f"First {asked}" if asked else "First make the open choice"
     if any(o.split(" ")[0] == words[0] for o in opts):
         # The player is answering this question, with a choice that is not among them.

@@ -168,3 +168,9 @@ def test_the_fortress_is_told_with_what_siegecraft_left_of_it(dice: Dice) -> Non
     dice.set(1, 1, 1, 1)
     events = pos.play(0, "siege wood")
     assert "Blue rolls 1 with the Fortress (cancels 1 enemy hit): 0 hits" in events[0].text
+
+
+def test_an_open_trade_offer_is_named() -> None:
+    pos = _front()
+    pos.state.pending = {"kind": "offer", "seat": 0, "to": 1, "give": {}, "get": {}}
+    assert _refusal(pos, 0, "attack c3 c4 army").startswith("First finish a trade offer: type ")
