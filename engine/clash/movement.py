@@ -481,7 +481,7 @@ def barbarians_from_exploration(state: State, seat: int, slot_id: str, entered: 
     if len(spaces) == 1:
         return place_barbarians(state, spaces[0])
     state.pending = {"kind": "barbarians", "seat": seat, "options": spaces}
-    return ["Barbarians will appear in the new region"]
+    return [f"Barbarians will appear in the new region: {TABLES.colours[seat]} chooses where"]
 
 
 def place_barbarians(state: State, space: str) -> list[str]:
