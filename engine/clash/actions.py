@@ -74,6 +74,7 @@ VERBS = (
     "attack",
     "continue",
     "retreat",
+    "stop",
     "siege",
     "refugee",
     "fanatic",

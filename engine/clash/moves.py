@@ -293,6 +293,8 @@ ANSWERS = {
     "barbarians": "places Barbarians in a newly explored region",
     "orient": "turns a region being explored",
     "anchor": "places a ship that explored a region",
+    "stop": "stops an attack after a battle round",
+    "keep": "keeps a Barbarian settlement you have just taken",
     "keep camp": "keeps a Barbarian settlement you have just taken",
     "raze camp": "razes a Barbarian settlement you have just taken",
     "no card": "declines to play a combat card in a battle",

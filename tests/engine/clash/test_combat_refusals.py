@@ -146,6 +146,10 @@ def test_stop_is_the_rules_word_for_retreat(dice: Dice) -> None:
     pos.play(0, "attack c3 c4 army army")
     events = pos.play(0, "stop")
     assert "Red stops the attack and returns to C3" in events[0].text
+    from engine.clash.actions import VERBS
+
+    assert "stop" in VERBS  # else the chat reads `stop` as `move stop`
+    assert "`stop` stops an attack after a battle round; no such question is open now" in _refusal(pos, 0, "stop")
 
 
 def test_modifiers_are_told_with_what_they_did(dice: Dice) -> None:
