@@ -340,11 +340,15 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         state.changed.append(city.space)
         events.append(public(f"{me} makes {city.name} {city.mood}.", "civic"))
     elif kind == "move":
+        ships = action.items[0].startswith("ship")
+        # Land units on a Sea space are aboard a ship: the chat says they disembark from it.
+        src = action.space.upper()
+        if not ships and state.terrain.get(action.space) == "sea":
+            src = f"the ship on {src}"
         lines = apply_move(state, seat, action)
-        what = _units(action.items) if not action.items[0].startswith("ship") else join_words(action.items)
-        events.append(
-            public(f"{me} moves {what} from {action.space.upper()} to {action.to.upper()}" + _tail(lines) + ".", "move")
-        )
+        what = join_words(action.items) if ships else _units(action.items)
+        road = " by road" if "road" in action.flags else ""
+        events.append(public(f"{me} moves {what} from {src} to {action.to.upper()}{road}" + _tail(lines) + ".", "move"))
     elif kind == "taxes":
         state.actions_left -= 1
         p.used.append("taxes")

@@ -178,3 +178,17 @@ def test_an_open_trade_offer_is_named() -> None:
     pos = _front()
     pos.state.pending = {"kind": "offer", "seat": 0, "to": 1, "give": {}, "get": {}}
     assert _refusal(pos, 0, "attack c3 c4 army").startswith("First finish a trade offer: type ")
+
+
+def test_disembarking_and_road_moves_are_told_as_such(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics").advances(1, "tactics")
+    pos.ship(0, "d3", army=2)
+    pos.units(1, "d4", army=1).turn(0)
+    dice.set(6, 6, 1)
+    events = pos.play(0, "attack d3 d4 army army")
+    assert events[0].text.startswith("Red moves 2 armies from the ship on D3 to D4: attacks Blue on D4")
+    road = Position(2).clear_units().reveal_all().advances(0, "engineering", "roads").units(0, "d2", settler=1)
+    road.give(0, food=1).turn(0)
+    step = next(m for m in road.moves(0) if m.endswith(" road") and m.startswith("move d2"))
+    events = road.play(0, step)
+    assert events[0].text.endswith(" by road.")
