@@ -255,6 +255,8 @@ def explain(state: State, seat: int, text: str) -> str:
             return _battle_refusal(state, seat, src, dest, kinds)
         if verb == "attack" and dest and revealed(state, dest):
             return f"There is nothing foreign on {dest.upper()} to attack; to go there, type `move`."
+        if len(spaces) >= 2 and not words[1].startswith("ship"):
+            return _land_move_refusal(state, seat, spaces[0], dest, words)
         return ""
     if verb in ("found", "collect", "build", "grow") and state.actions_left < 1 and not state.pending:
         return "You have no action left this turn; type `end` to end your turn."
@@ -376,6 +378,34 @@ def _battle_refusal(state: State, seat: int, src: str, dest: str, items: tuple[s
     if state.terrain.get(dest) == "sea" and items and not items[0].startswith("ship"):
         return "Land units cannot board a ship on a space with foreign ships."
     return BATTLE_REFUSAL
+
+
+def _land_move_refusal(state: State, seat: int, src: str, dest: str, words: list[str]) -> str:
+    """Why a land move between two named spaces is refused, when it is plain: no such space,
+    no units there, not enough of them, or too far ("" leaves the closest legal moves to say)."""
+    from engine.clash.board import neighbours
+
+    for h in (src, dest):
+        if h not in state.terrain:
+            return f"There is no space {h.upper()} on this map."
+    here = [u for u in state.units if u.owner == seat and u.space == src and u.kind != "ship"]
+    if not here:
+        return f"You have no units on {src.upper()}."
+    items = [w for w in words if w in ("army", "settler")]
+    if not items:
+        return f"Say which units move, e.g. `move {src} {dest} {here[0].kind}`."
+    for kind in ("army", "settler"):
+        have = sum(1 for u in here if u.kind == kind)
+        if items.count(kind) > have:
+            return f"You have {count(have, kind)} on {src.upper()}, not {items.count(kind)}."
+    if dest not in neighbours(state, src) and "road" not in words:
+        return f"{dest.upper()} is not next to {src.upper()}: a unit moves one space at a time (two with `road`)."
+    serial = serial_for(state)
+    for kind in ("army", "settler"):
+        free = [u for u in here if u.kind == kind and not (u.fought or u.stopped or u.moved == serial)]
+        if items.count(kind) > len(free):
+            return _stuck(kind, len(free), src, [u for u in here if u.kind == kind and u not in free], serial)
+    return ""
 
 
 def _stuck(kind: str, free: int, src: str, held: list[Unit], serial: int) -> str:

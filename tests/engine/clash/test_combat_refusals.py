@@ -192,3 +192,16 @@ def test_disembarking_and_road_moves_are_told_as_such(dice: Dice) -> None:
     step = next(m for m in road.moves(0) if m.endswith(" road") and m.startswith("move d2"))
     events = road.play(0, step)
     assert events[0].text.endswith(" by road.")
+
+
+def test_plain_moves_say_what_was_wrong() -> None:
+    pos = _front()
+    assert _refusal(pos, 0, "move c3 c5 army") == (
+        "C5 is not next to C3: a unit moves one space at a time (two with `road`)."
+    )
+    assert _refusal(pos, 0, "move c3 b3 army army army army") == "You have 3 armies on C3, not 4."
+    assert _refusal(pos, 0, "move c3 b3") == "Say which units move, e.g. `move c3 b3 army`."
+    assert _refusal(pos, 0, "move z9 b3 army") == "There is no space Z9 on this map."
+    assert _refusal(pos, 0, "move d2 d1 army") == "You have no units on D2."
+    pos.play(0, "move c3 b3 army")
+    assert _refusal(pos, 0, "move b3 a3 army").startswith("No army on B3 can move now: each unit moves once")
