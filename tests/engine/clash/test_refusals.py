@@ -1,4 +1,5 @@
-"""What a player is told when a battle move or a battle choice is typed wrongly: what was wrong
+"""What a player is told when a move or a choice is typed wrongly (engine/clash/refusals.py), and the
+battle narration found unclear in play-testing: what was wrong
 and what is accepted (found by play-testing: several refusals named the wrong cause)."""
 
 from __future__ import annotations
