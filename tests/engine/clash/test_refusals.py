@@ -1,6 +1,6 @@
-"""What a player is told when a move or a choice is typed wrongly (engine/clash/refusals.py), and the
-battle narration found unclear in play-testing: what was wrong
-and what is accepted (found by play-testing: several refusals named the wrong cause)."""
+"""What a player is told when a move or a choice is typed wrongly (engine/clash/refusals.py): what
+was wrong and what is accepted; and battle narration found unclear in play-testing (several
+refusals named the wrong cause, modifiers read as if they made hits)."""
 
 from __future__ import annotations
 
