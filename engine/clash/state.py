@@ -143,6 +143,8 @@ class State:
     """Event draws due (seat, track, level): the hook the event deck of the second part uses."""
     card_log: list[list[Any]] = field(default_factory=list)
     """Card draws due (seat, what): the hook the card decks of the second part use."""
+    decks: dict[str, Any] = field(default_factory=dict)
+    """The three card decks, hands, discards and card effects in play (:mod:`engine.clash.decks`)."""
     end_reason: str = ""
     changed: list[str] = field(default_factory=list)
     """Hexes changed since the active player's turn began (image highlight)."""
@@ -242,6 +244,7 @@ class State:
             move_serial=self.move_serial,
             event_log=[list(e) for e in self.event_log],
             card_log=[list(e) for e in self.card_log],
+            decks=_deep(self.decks),
             end_reason=self.end_reason,
             changed=list(self.changed),
             prev_changed=list(self.prev_changed),
