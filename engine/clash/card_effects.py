@@ -85,6 +85,9 @@ def _mood_run(state: State, step: Step, choice: str) -> list[Event]:
 
 
 # ------------------------------------------------------------------ a unit in a city
+UNIT_WORDS = {"army": "an army unit", "settler": "a settler"}
+
+
 def unit_step(seat: int, kind: str) -> Step:
     """``seat`` gains a settler or army unit in one of his cities (he chooses the city)."""
     return {"do": "unit", "seat": seat, "kind": kind}
@@ -115,7 +118,7 @@ def _unit_run(state: State, step: Step, choice: str) -> list[Event]:
     state.changed.append(city.space)
     return [
         public(
-            f"{colour(int(step['seat']))} gains {'an army unit' if step['kind'] == 'army' else 'a settler'} in {city.name}.",
+            f"{colour(int(step['seat']))} gains {UNIT_WORDS[str(step['kind'])]} in {city.name}.",
             "event",
         )
     ]
@@ -170,7 +173,8 @@ def _player_run(state: State, step: Step, choice: str) -> list[Event]:
         state.decks.setdefault("truce", []).append([chosen, seat])
         return [
             public(
-                f"{colour(seat)} and {colour(chosen)} will not attack each other: {colour(seat)} this turn, {colour(chosen)} in his next turn.",
+                f"{colour(seat)} and {colour(chosen)} will not attack each other: "
+                f"{colour(seat)} this turn, {colour(chosen)} in his next turn.",
                 "card",
             )
         ]

@@ -75,7 +75,8 @@ def _draw(state: State, step: Step, choice: str) -> list[Event]:
     "optional",
     lambda s, st: ["accept", "decline"],
     lambda s, st: (
-        f"the event {DECKS.events[str(st['card'])].name}: `choose accept` resolves it, `choose decline` applies only its symbol"
+        f"the event {DECKS.events[str(st['card'])].name}: `choose accept` resolves it, "
+        "`choose decline` applies only its symbol"
     ),
     always_ask=True,
 )
@@ -254,7 +255,8 @@ def _uprising(state: State, seat: int, most: int) -> list[Event]:
     p.event_halves += mood + culture
     return [
         public(
-            f"{colour(seat)} pays {count(mood + culture, 'token')} to the uprising for {count(mood + culture, 'half point')}.",
+            f"{colour(seat)} pays {count(mood + culture, 'token')} to the uprising "
+            f"for {count(mood + culture, 'half point')}.",
             "event",
         )
     ]
@@ -375,11 +377,10 @@ def _lose_unit(state: State, step: Step, choice: str) -> list[Event]:
 
 
 def _civil_options(state: State, step: Step) -> list[str] | None:
+    from engine.clash.cities import armies_on
+
     seat = int(step["seat"])
-    armed = [
-        c for c in state.cities_of(seat)
-        if c.mood != "happy" and any(u.owner == seat and u.kind == "army" and u.space == c.space and u.carrier < 0 for u in state.units)
-    ]  # fmt: skip
+    armed = [c for c in state.cities_of(seat) if c.mood != "happy" and armies_on(state, c.space, seat)]
     if armed:
         return [city_word(state, c.space) + "-army" for c in armed]
     return [city_word(state, c.space) for c in state.cities_of(seat) if c.mood != "angry"]
