@@ -12,7 +12,9 @@ from typing import Any
 
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
+from engine.clash.cards import after_action, hidden_view, private_summary, secret_choice, snapshot
 from engine.clash.data import RESOURCES, TABLES
+from engine.clash.decks import init_decks
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
 from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
@@ -46,8 +48,9 @@ Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze s
 `first blue`, `reserve pyramids`. Abilities: `taxes`, `liberties`, `cartography` (each takes an action);
 `absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
 (the 7-round track with an end roll in the last five turns).
-Battles, barbarian attacks, cultural influence, cards and wonders come with the second part of
-the game."""
+Cards: `play leadership` plays an action card (`hand` shows yours, privately); `choose <option>`
+answers what an event or card asks; `claim wealth` / `claim none` declares objectives in the status
+phase. Options: no_events / optional_events (events apply only their symbol / may be declined)."""
 
 GROUPS = {
     "advance": "advances",
@@ -59,6 +62,9 @@ GROUPS = {
     "civic": "civic improvement",
     "done": "turn",
     "end": "turn",
+    "play": "cards",
+    "choose": "choices",
+    "claim": "objectives",
 }
 
 
@@ -73,7 +79,7 @@ class ClashGame(Game[State, Action]):
         max_players=4,
         summary=SUMMARY,
         simultaneous=False,
-        hidden_information=False,
+        hidden_information=True,
         chance=True,
         options_help=OPTION_HELP,
     )
@@ -82,6 +88,7 @@ class ClashGame(Game[State, Action]):
     def new_game(self, seed: int, players: int, options: Mapping[str, Any] | None = None) -> State:
         """A fresh game with the first player's turn started."""
         state = initial_state(seed, players, options)
+        init_decks(state, seed)
         start_turn(state)
         return state
 
@@ -108,7 +115,10 @@ class ClashGame(Game[State, Action]):
     def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
         from engine.clash.turns import apply_action
 
-        return apply_action(state, seat, action)
+        before = snapshot(state)
+        events = apply_action(state, seat, action)
+        events.extend(after_action(state, seat, action, before))
+        return events
 
     def outcome(self, state: State) -> Outcome | None:
         """The result once the game has ended."""
@@ -121,8 +131,11 @@ class ClashGame(Game[State, Action]):
     def reveals_hidden(self, before: State, after: State, seat: Seat, action: Action) -> bool:
         """Revealing a face-down region (also for turning it) or a wonder card shows what nobody knew."""
         turning = after.pending.get("kind") == "orient" and before.pending != after.pending
+        decks = ("event", "action", "objective", "event_discard", "objective_discard")
+        drew = bool(before.decks) and any(len(before.decks[k]) != len(after.decks[k]) for k in decks)
         return (
             turning
+            or drew
             or sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots)
             or len(after.revealed_wonders) != len(before.revealed_wonders)
         )
@@ -173,8 +186,17 @@ class ClashGame(Game[State, Action]):
         return state.players
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        """See :mod:`engine.clash.view`."""
-        return build_view(state, seat)
+        """See :mod:`engine.clash.view`; the cards of ``seat``'s hands only in its own view."""
+        return build_view(state, seat) | hidden_view(state, seat)
+
+    def private_summary(self, state: State, seat: Seat) -> str:
+        """The seat's action and objective cards."""
+        return private_summary(state, seat)
+
+    def private_action(self, state: State, seat: Seat, action: Action) -> bool:
+        """Card plays, objective claims and choices naming hidden cards are offered only in
+        private; map actions stay public so a turn can be played in the group."""
+        return action.kind in ("play", "great") or (action.kind == "choose" and secret_choice(state))
 
     def status(self, state: State, seat: Seat | None = None) -> str:
         """Round, turn, who is awaited and for what."""
@@ -195,6 +217,8 @@ class ClashGame(Game[State, Action]):
                 "first": "to choose the first player",
                 "reserve": "to reserve a wonder with Monuments",
             }
+            if state.pending["kind"] == "card":
+                what["card"] = "to " + str(state.pending.get("prompt", "make a choice")).split(":")[0]
             text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
             if state.pending["kind"] == "orient":
                 for name, ter in orient_choices(state).items():

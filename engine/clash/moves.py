@@ -77,6 +77,10 @@ def pending_options(state: State) -> list[Action]:
         return [Action("raze", space=c.space) for c in raze_options(state, seat)] + [Action("keep")]
     if kind == "first":
         return [Action("first", n=s) for s in range(state.players)]
+    if kind == "card":
+        from engine.clash.card_flow import pending_options as card_options
+
+        return card_options(state)
     raise AssertionError(f"unknown pending {kind}")
 
 
@@ -165,6 +169,10 @@ def turn_options(state: State, seat: int, with_moves: bool = True) -> list[Actio
             out.append(Action("theater", name="culture"))
         if p.culture_tokens >= 1 and p.mood_tokens < p.happiness_level:
             out.append(Action("theater", name="mood"))
+    if state.decks:
+        from engine.clash.action_cards import card_turn_options
+
+        out.extend(card_turn_options(state, seat, out))
     return out
 
 
@@ -175,7 +183,8 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
     if (
         state.pending
         and int(state.pending["seat"]) == seat
-        and action.kind not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first")
+        and action.kind
+        not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first", "choose")
     ):
         return "First finish the open choice. Type `moves` to see it."
     if action.kind == "move" and action.to and revealed(state, action.to) and hostile(state, action.to, seat):

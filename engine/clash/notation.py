@@ -54,6 +54,16 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
         return "no raze"
     if k == "first":
         return f"first {TABLES.colours[a.n].lower()}"
+    if k in ("play", "great", "choose"):
+        from engine.clash.cards_data import DECKS
+        from engine.clash.cards_data import slug as card_slug
+
+        if k == "play":
+            return "play " + card_slug(next(c.name for c in DECKS.actions.values() if c.effect == a.name))
+        if k == "great":
+            return "play " + card_slug(DECKS.events[a.name].name)
+        step = state.pending.get("step", {}) if state.pending.get("kind") == "card" else {}
+        return f"{'claim' if step.get('do') == 'claim' else 'choose'} {a.name}"
     return k
 
 

@@ -19,12 +19,11 @@ from engine.core.rng import Rng
 OPTION_HELP = {
     "four_rounds": "true: the four-round game (two settlers, a happy city, two free advances per status phase)",
     "variable_end": "true: the 7-round track where the first player rolls for the end in the last five turns",
+    "no_events": "true: events apply only their symbol (gold mine, exhausted land, Barbarians)",
+    "optional_events": "true: a player may decline an event's main effect (its symbol still applies)",
 }
 NOT_YET = {
     "wonderful_end": "A Wonderful End needs the wonders, which arrive with the second part of Clash of Cultures.",
-    "no_events": "The event variants need the event deck, which arrives with the second part of Clash of Cultures.",
-    "optional_events": "The event variants need the event deck, which arrives with the second part of Clash of "
-    "Cultures.",
 }
 
 
@@ -42,6 +41,8 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
             raise InvalidOptions(f"Option `{key}` takes true or false.")
         if val:
             opts[key] = True
+    if opts.get("no_events") and opts.get("optional_events"):
+        raise InvalidOptions("Choose either no events or optional events, not both.")
     if opts.get("four_rounds") and opts.get("variable_end"):
         raise InvalidOptions("Choose either the four-round game or the variable end, not both.")
     return opts

@@ -1,0 +1,477 @@
+"""Action cards played for their non-combat effect (rules section 14, data file section 7.1),
+and the great persons of the event deck, which are played the same way.
+
+Why ``play <card>`` names the effect, not the copy: the two copies of a card differ only in their
+combat ability; the engine discards the first copy in the hand (Decision). A card is offered only
+when its effect can happen now (its cost can be paid and its condition holds), so ``moves`` never
+lists a card that would do nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations_with_replacement
+
+from engine.clash.actions import Action
+from engine.clash.actions import slug as adv_slug
+from engine.clash.board import distances_from
+from engine.clash.card_effects import (
+    advance_choices,
+    city_by_word,
+    colour,
+    colour_word,
+    gain_advance,
+    player_step,
+    seat_of,
+    unit_cities,
+    unit_step,
+)
+from engine.clash.card_flow import Step, handler, push, run_steps
+from engine.clash.cards_data import DECKS, slug
+from engine.clash.cities import can_activate, collect_spaces, effective_size, finish_activation, grow, grow_cost
+from engine.clash.data import TABLES
+from engine.clash.decks import deal, draw, flags, hand, in_play, shuffle_back
+from engine.clash.events import great_usable
+from engine.clash.notation import city_word
+from engine.clash.resources import gain
+from engine.clash.state import State
+from engine.core.events import Event, private, public
+from engine.core.text import count, join_words
+
+COMBAT_ONLY = ("inspiration", "hero_general", "great_ideas", "mercenaries", "cultural_takeover", "negotiations")
+"""Effects that need battles, captures or influence: playable once those rules record their facts."""
+
+
+def card_name(effect: str) -> str:
+    """Display name of an action card effect."""
+    return next(c.name for c in DECKS.actions.values() if c.effect == effect)
+
+
+def effect_of_slug(word: str) -> str:
+    """``great-ideas`` -> ``great_ideas``."""
+    return next(c.effect for c in DECKS.actions.values() if slug(c.name) == word)
+
+
+def objective_label(card: str) -> str:
+    """An objective card as one typeable word: ``wealth-or-large-fleet``."""
+    o = DECKS.objectives[card]
+    return f"{slug(o.upper.name)}-or-{slug(o.lower.name)}"
+
+
+def action_label(card: str) -> str:
+    """An action card as one typeable word."""
+    return slug(DECKS.actions[card].name)
+
+
+# ------------------------------------------------------------------ who is near (Teach Us, Technology Trade)
+def near_players(state: State, seat: int) -> list[int]:
+    """Players with a unit or city within 2 spaces of one of ``seat``'s units or cities."""
+    mine = {u.space for u in state.units if u.owner == seat} | {c.space for c in state.cities_of(seat)}
+    reach: set[str] = set()
+    for sp in mine:
+        reach |= set(distances_from(state, sp, 2))
+    out = set()
+    for u in state.units:
+        if u.owner >= 0 and u.owner != seat and u.space in reach:
+            out.add(u.owner)
+    for c in state.cities:
+        if c.owner >= 0 and c.owner != seat and c.space in reach:
+            out.add(c.owner)
+    return sorted(out)
+
+
+def taught(state: State, seat: int) -> list[str]:
+    """Advances a near player owns that ``seat`` may take free."""
+    pool = sorted({a for o in near_players(state, seat) for a in state.pl[o].advances})
+    return advance_choices(state, seat, pool, True)
+
+
+def _synergy_firsts(state: State, seat: int) -> list[str]:
+    """First advances of Synergies that leave a second one of the same category to buy."""
+    out = []
+    for a in advance_choices(state, seat, None, False):
+        trial = state.clone()
+        trial.decks = {}
+        from engine.clash.advances import acquire
+
+        acquire(trial, seat, a, (), free=False)
+        trial.pending = {}
+        if advance_choices(trial, seat, list(TABLES.by_category[TABLES.advances[a].category]), False):
+            out.append(a)
+    return out
+
+
+# ------------------------------------------------------------------ what may be played
+def _can_effect(state: State, seat: int, effect: str) -> bool:
+    p = state.pl[seat]
+    if effect == "quick_advance":
+        return bool(advance_choices(state, seat, None, True))
+    if effect == "spy":
+        return any(hand(state, o) or state.decks["goals"][o] for o in range(state.players) if o != seat)
+    if effect == "ideas":
+        return any("academy" in c.pieces for c in state.cities_of(seat))
+    if effect == "city_development":
+        return bool(_development_options(state, seat))
+    if effect in ("production_focus", "mass_production"):
+        return not ({"production_focus", "mass_production"} & set(flags(state, seat)))
+    if effect == "explorer":
+        return bool(unit_cities(state, seat, "settler"))
+    if effect == "leadership":
+        return True
+    if effect == "assassination":
+        return any(state.decks["lost"][o] == 0 for o in range(state.players) if o != seat)
+    if effect == "new_plans":
+        return bool(state.decks["objective"] or state.decks["objective_discard"])
+    if effect == "synergies":
+        return bool(_synergy_firsts(state, seat))
+    if effect in ("teach_us", "technology_trade"):
+        return bool(taught(state, seat))
+    if effect == "militia":
+        return bool(unit_cities(state, seat, "army"))
+    if effect == "new_ideas":
+        return bool(advance_choices(state, seat, None, False))
+    del p
+    return False
+
+
+def play_options(state: State, seat: int) -> list[Action]:
+    """Cards ``seat`` may play now (in his own turn, nothing pending)."""
+    if not in_play(state) or state.phase != "turn" or state.pending or seat != state.active:
+        return []
+    p = state.pl[seat]
+    out: list[Action] = []
+    for effect in dict.fromkeys(DECKS.actions[c].effect for c in hand(state, seat)):
+        card = next(DECKS.actions[c] for c in hand(state, seat) if DECKS.actions[c].effect == effect)
+        if effect in COMBAT_ONLY:
+            continue
+        if p.culture_tokens < card.culture or (card.costs_action and state.actions_left < 1):
+            continue
+        if _can_effect(state, seat, effect):
+            out.append(Action("play", name=effect))
+    for card_id in dict.fromkeys(great_usable(state, seat)):
+        out.append(Action("great", name=card_id))
+    return out
+
+
+def card_turn_options(state: State, seat: int, base: list[Action]) -> list[Action]:
+    """What the cards add to a turn: card plays, great persons, the collects of Production
+    Focus and Mass Production (offered for the cities ``base`` lets collect)."""
+    out = play_options(state, seat)
+    active = set(flags(state, seat)) & {"production_focus", "mass_production"}
+    if not active:
+        return out
+    cities = dict.fromkeys(a.space for a in base if a.kind == "collect" and "husbandry" not in a.flags)
+    for space in cities:
+        city = state.city_at(space)
+        if city is None:
+            continue
+        for mode in sorted(active):
+            for items in special_collects(state, seat, space, mode):
+                out.append(
+                    Action(
+                        "collect", space=space, items=items, flags=("focus" if mode == "production_focus" else "mass",)
+                    )
+                )
+    return out
+
+
+ORDER = ("food", "wood", "ore", "gold", "mood")
+
+
+def special_collects(state: State, seat: int, space: str, mode: str) -> list[tuple[str, ...]]:
+    """Production Focus: the effective size in resources, several from one space allowed.
+    Mass Production: two more spaces than the effective size, each space once."""
+    city = state.city_at(space)
+    assert city is not None
+    spaces = collect_spaces(state, seat, city, False)
+    e = effective_size(state, city)
+    land = Counter(ys[0] for h, ys in spaces if state.terrain.get(h) != "sea")
+    sea = sorted({y for h, ys in spaces if state.terrain.get(h) == "sea" for y in ys}, key=ORDER.index)
+    if mode == "production_focus":
+        kinds = sorted(set(land) | set(sea), key=ORDER.index)
+        if not kinds:
+            return []
+        return [tuple(c) for c in combinations_with_replacement(kinds, e)]
+    most = min(e + 2, sum(land.values()) + (1 if sea else 0))
+    found: set[tuple[str, ...]] = set()
+    for f in range(land["food"] + 1):
+        for w in range(land["wood"] + 1):
+            for o in range(land["ore"] + 1):
+                items = ["food"] * f + ["wood"] * w + ["ore"] * o
+                if len(items) == most:
+                    found.add(tuple(items))
+                elif len(items) + 1 == most:
+                    for s in sea:
+                        found.add(tuple(sorted([*items, s], key=ORDER.index)))
+    return sorted(found, key=lambda t: [ORDER.index(x) for x in t])
+
+
+# ------------------------------------------------------------------ playing
+def play(state: State, seat: int, action: Action) -> list[Event]:
+    """Discard the card, pay its cost and start its effect."""
+    p = state.pl[seat]
+    me = colour(seat)
+    if action.kind == "great":
+        state.decks["great"][seat].remove(action.name)
+        state.decks["event_discard"].append(action.name)
+        push(state, {"do": "great_advance", "seat": seat, "card": action.name})
+        events = [public(f"{me} calls on {DECKS.events[action.name].name}.", "card")]
+        events.extend(run_steps(state))
+        return events
+    effect = action.name
+    card = next(DECKS.actions[c] for c in hand(state, seat) if DECKS.actions[c].effect == effect)
+    state.decks["hands"][seat].remove(card.id)
+    state.decks["action_discard"].append(card.id)
+    p.culture_tokens -= card.culture
+    if card.costs_action:
+        state.actions_left -= 1
+    events = [public(f"{me} plays {card.name}.", "card", card=card.name)]
+    steps: list[Step] = []
+    if effect == "quick_advance":
+        steps.append({"do": "adv_pick", "seat": seat, "free": True, "then": ""})
+    elif effect == "ideas":
+        n = sum(1 for c in state.cities_of(seat) if "academy" in c.pieces)
+        events.append(public(f"{me} gains {count(gain(p, 'ideas', n), 'idea')}.", "card"))
+    elif effect == "spy":
+        steps.append({"do": "spy", "seat": seat})
+    elif effect == "city_development":
+        steps.append({"do": "develop", "seat": seat})
+    elif effect in ("production_focus", "mass_production"):
+        state.decks["flags"][seat].append(effect)
+    elif effect == "explorer":
+        steps.append(unit_step(seat, "settler"))
+    elif effect == "leadership":
+        state.actions_left += 1
+        events.append(public(f"{me} gains an extra action.", "card"))
+    elif effect == "assassination":
+        steps.append(
+            player_step(seat, "lose_action", exclude=[o for o in range(state.players) if state.decks["lost"][o]])
+        )
+    elif effect == "new_plans":
+        drawn = [c for c in (draw(state, "objective"), draw(state, "objective")) if c]
+        steps.append({"do": "plans_keep", "seat": seat, "held_objectives": drawn})
+    elif effect == "synergies":
+        steps.append({"do": "adv_pick", "seat": seat, "free": False, "then": "synergy"})
+    elif effect == "teach_us":
+        steps.append({"do": "adv_pick", "seat": seat, "free": True, "then": "", "pool": taught(state, seat)})
+    elif effect == "militia":
+        steps.append(unit_step(seat, "army"))
+    elif effect == "technology_trade":
+        steps.append({"do": "adv_pick", "seat": seat, "free": True, "then": "trade_back", "pool": taught(state, seat)})
+    elif effect == "new_ideas":
+        steps.append({"do": "adv_pick", "seat": seat, "free": False, "then": "ideas2"})
+    else:
+        raise AssertionError(f"card {effect} is not playable as an action")
+    push(state, *steps)
+    events.extend(run_steps(state))
+    return events
+
+
+# ------------------------------------------------------------------ advances through cards
+def _adv_options(state: State, step: Step) -> list[str] | None:
+    seat = int(step["seat"])
+    if step["then"] == "synergy":
+        return [adv_slug(a) for a in _synergy_firsts(state, seat)]
+    pool = step.get("pool")
+    return [
+        adv_slug(a) for a in advance_choices(state, seat, list(pool) if pool is not None else None, bool(step["free"]))
+    ]
+
+
+@handler("adv_pick", _adv_options, lambda s, st: "choose the advance you gain")
+def _adv_pick(state: State, step: Step, choice: str) -> list[Event]:
+    seat = int(step["seat"])
+    adv = choice.replace("-", "_")
+    events = gain_advance(state, seat, adv, bool(step["free"]))
+    then = step["then"]
+    if then == "synergy":
+        cat = TABLES.advances[adv].category
+        push(state, {"do": "adv_pick", "seat": seat, "free": False, "then": "", "pool": list(TABLES.by_category[cat])})
+    elif then == "ideas2":
+        events.append(public(f"{colour(seat)} gains {count(gain(state.pl[seat], 'ideas', 2), 'idea')}.", "card"))
+    elif then == "trade_back":
+        partners = [o for o in near_players(state, seat) if adv in state.pl[o].advances]
+        push(state, {"do": "trade_back", "seat": seat, "partners": partners})
+    return events
+
+
+@handler(
+    "trade_back",
+    lambda s, st: [colour_word(o) for o in st["partners"]],
+    lambda s, st: "choose the player you traded with (he gains an advance from you)",
+)
+def _trade_back(state: State, step: Step, choice: str) -> list[Event]:
+    other = seat_of(choice)
+    pool = list(state.pl[int(step["seat"])].advances)
+    push(state, {"do": "adv_pick", "seat": other, "free": True, "then": "", "pool": pool})
+    return []
+
+
+# ------------------------------------------------------------------ City Development
+def _development_options(state: State, seat: int) -> list[str]:
+    from engine.clash.cities import grow_options
+
+    p = state.pl[seat]
+    saved = dict(p.res)
+    for r in ("food", "ore", "wood"):
+        p.res[r] = 8
+    try:
+        out = []
+        for c in state.cities_of(seat):
+            if not can_activate(state, c):
+                continue
+            for building, port, _tok, san in grow_options(state, seat, c):
+                if not san:
+                    out.append(f"{city_word(state, c.space)}-{building}" + (f"-{port}" if port else ""))
+        return sorted(set(out))
+    finally:
+        p.res = saved
+
+
+def _split_grow(choice: str) -> tuple[str, str, str]:
+    parts = choice.split("-")
+    if len(parts) >= 3 and parts[-2] == "port":
+        return "-".join(parts[:-2]), "port", parts[-1]
+    return "-".join(parts[:-1]), parts[-1], ""
+
+
+@handler(
+    "develop", lambda s, st: _development_options(s, int(st["seat"])), lambda s, st: "choose the city and building"
+)
+def _develop(state: State, step: Step, choice: str) -> list[Event]:
+    seat = int(step["seat"])
+    p = state.pl[seat]
+    word, building, port = _split_grow(choice)
+    city = city_by_word(state, word)
+    had = "state_religion" in p.used
+    for r, n in grow_cost(p, building).items():
+        p.res[r] += n  # the card pays the Food, Ore and Wood
+    grow(state, seat, city, building, port, "culture" if p.culture_tokens < p.culture_level else "mood", False)
+    if not had and "state_religion" in p.used:
+        p.used.remove("state_religion")
+    dropped = finish_activation(city)
+    state.changed.append(city.space)
+    tail = f"; {city.name} becomes {city.mood}" if dropped else ""
+    return [public(f"{colour(seat)} adds a {building} to {city.name}{tail}.", "card")]
+
+
+# ------------------------------------------------------------------ Spy
+@handler(
+    "spy",
+    lambda s, st: [
+        colour_word(o) for o in range(s.players) if o != int(st["seat"]) and (hand(s, o) or s.decks["goals"][o])
+    ],
+    lambda s, st: "choose the player you spy on",
+)
+def _spy(state: State, step: Step, choice: str) -> list[Event]:
+    seat = int(step["seat"])
+    other = seat_of(choice)
+    cards = [DECKS.actions[c].name for c in hand(state, other)]
+    goals = [
+        f"{DECKS.objectives[c].upper.name} / {DECKS.objectives[c].lower.name}" for c in state.decks["goals"][other]
+    ]
+    text = (
+        f"{colour(other)} holds: action cards {join_words(cards) or 'none'}; "
+        f"objective cards {join_words(goals) or 'none'}."
+    )
+    push(state, {"do": "spy_swap", "seat": seat, "other": other})
+    return [public(f"{colour(seat)} spies on {colour(other)}.", "card"), private(seat, text, "card")]
+
+
+def _swap_options(state: State, step: Step) -> list[str] | None:
+    seat, other = int(step["seat"]), int(step["other"])
+    out = ["none"]
+    for mine in dict.fromkeys(action_label(c) for c in hand(state, seat)):
+        for theirs in dict.fromkeys(action_label(c) for c in hand(state, other)):
+            out.append(f"{mine}-for-{theirs}")
+    for mine in dict.fromkeys(objective_label(c) for c in state.decks["goals"][seat]):
+        for theirs in dict.fromkeys(objective_label(c) for c in state.decks["goals"][other]):
+            out.append(f"{mine}-for-{theirs}")
+    return out
+
+
+@handler(
+    "spy_swap",
+    _swap_options,
+    lambda s, st: "swap one of your cards for one of his of the same type, or `choose none`",
+    secret=True,
+    always_ask=True,
+)
+def _spy_swap(state: State, step: Step, choice: str) -> list[Event]:
+    if choice == "none":
+        return []
+    seat, other = int(step["seat"]), int(step["other"])
+    mine, theirs = choice.split("-for-")
+    for key, label in (("hands", action_label), ("goals", objective_label)):
+        a = next((c for c in state.decks[key][seat] if label(c) == mine), "")
+        b = next((c for c in state.decks[key][other] if label(c) == theirs), "")
+        if a and b:
+            state.decks[key][seat].remove(a)
+            state.decks[key][other].remove(b)
+            state.decks[key][seat].append(b)
+            state.decks[key][other].append(a)
+            what = "an action card" if key == "hands" else "an objective card"
+            return [public(f"{colour(seat)} swaps {what} with {colour(other)}.", "card")]
+    raise AssertionError("spy swap of unknown cards")
+
+
+# ------------------------------------------------------------------ New Plans
+def _plans_options(state: State, step: Step) -> list[str] | None:
+    return list(dict.fromkeys(objective_label(c) for c in step["held_objectives"]))
+
+
+@handler("plans_keep", _plans_options, lambda s, st: "choose the objective card you keep", secret=True)
+def _plans_keep(state: State, step: Step, choice: str) -> list[Event]:
+    seat = int(step["seat"])
+    drawn = list(step["held_objectives"])
+    kept = next(c for c in drawn if objective_label(c) == choice)
+    drawn.remove(kept)
+    state.decks["goals"][seat].append(kept)
+    if drawn:
+        push(state, {"do": "plans_more", "seat": seat, "held_objectives": drawn})
+    return [public(f"{colour(seat)} keeps a new objective card.", "card")]
+
+
+@handler(
+    "plans_more",
+    lambda s, st: ["none", *dict.fromkeys(objective_label(c) for c in s.decks["goals"][int(st["seat"])])],
+    lambda s, st: "discard an objective card from your hand to keep the other new one too, or `choose none`",
+    secret=True,
+    always_ask=True,
+)
+def _plans_more(state: State, step: Step, choice: str) -> list[Event]:
+    seat = int(step["seat"])
+    rest = list(step["held_objectives"])
+    if choice != "none":
+        old = next(c for c in state.decks["goals"][seat] if objective_label(c) == choice)
+        state.decks["goals"][seat].remove(old)
+        state.decks["goals"][seat].extend(rest)
+        shuffle_back(state, "objective", [old])
+        return [public(f"{colour(seat)} exchanges an objective card.", "card")]
+    shuffle_back(state, "objective", rest)
+    return []
+
+
+# ------------------------------------------------------------------ turn bookkeeping
+def new_turn(state: State) -> None:
+    """Start of a turn: this turn's facts and card effects end; lost actions are taken."""
+    d = state.decks
+    d["facts"] = [[] for _ in range(state.players)]
+    d["used_facts"] = [[] for _ in range(state.players)]
+    d["flags"] = [[] for _ in range(state.players)]
+    if state.phase == "turn" and d["lost"][state.active]:
+        state.actions_left = max(0, state.actions_left - d["lost"][state.active])
+        d["lost"][state.active] = 0
+    if state.turn == 1 and state.active == state.first and d.get("trojan") and d["trojan"] < state.round:
+        d["trojan"] = 0
+
+
+def status_draws(state: State, order: list[int]) -> None:
+    """Status step 3: one action card and one objective card each."""
+    for seat in order:
+        deal(state, seat, 1, 1)
+
+
+def turn_key(state: State) -> list[int]:
+    """Identifies the current turn (a change means a new turn began)."""
+    return [state.round, state.turn, state.active, int(state.phase == "turn")]
