@@ -115,6 +115,10 @@ def score(state: State, seat: int, a: Action) -> float:
         return a.n
     if k in ("taxes", "liberties", "cartography"):
         return 35
+    if k in ("play", "great"):
+        from engine.clash.card_bot import play_score
+
+        return play_score(a)
     if k == "theater":
         return 1
     if k == "done":
@@ -138,6 +142,10 @@ def auto_action(state: State, seat: int, seed: int) -> Action:
         return max(actions, key=lambda a: (pick(a), -actions.index(a)))
     if state.pending and state.pending["kind"] == "first":
         return Action("first", n=seat)
+    if state.pending and state.pending["kind"] == "card":
+        from engine.clash.card_bot import choose
+
+        return choose(state, seat, actions)
     scored = [(score(state, seat, a), a) for a in actions]
     best = max(v for v, _ in scored)
     top = [a for v, a in scored if v >= best - 0.01]

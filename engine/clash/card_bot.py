@@ -1,0 +1,95 @@
+"""The automatic player's card decisions: which card to play and how to answer card choices.
+
+Why separate from :mod:`engine.clash.bot`: the map bot scores one action at a time; cards add a
+handful of plays and many small choices (a city for a famine, Myths' protection, objective
+claims), each answered by a short rule of thumb here.
+"""
+
+from __future__ import annotations
+
+from engine.clash.actions import Action
+from engine.clash.state import State
+
+PLAY_SCORE = {
+    "city_development": 86,
+    "quick_advance": 79,
+    "teach_us": 78,
+    "technology_trade": 74,
+    "leadership": 72,
+    "ideas": 62,
+    "new_ideas": 52,
+    "mass_production": 47,
+    "synergies": 46,
+    "explorer": 42,
+    "militia": 30,
+    "new_plans": 26,
+    "assassination": 22,
+    "production_focus": 18,
+    "spy": 12,
+}
+"""Scores on the scale of :func:`engine.clash.bot.score` (founding a city is 100)."""
+HARMFUL = {
+    "plague",
+    "epidemic",
+    "famine",
+    "volcano",
+    "earthquake",
+    "flood",
+    "migration",
+    "civil_war",
+    "revolution",
+    "uprising",
+}
+
+
+def play_score(a: Action) -> float:
+    """How much the bot wants to play a card now."""
+    if a.kind == "great":
+        return 78
+    return PLAY_SCORE.get(a.name, 10)
+
+
+def choose(state: State, seat: int, actions: list[Action]) -> Action:
+    """Answer the open card choice."""
+    from engine.clash.bot import ADVANCE_PRIORITY
+    from engine.clash.cards_data import DECKS
+
+    step = state.pending["step"]
+    names = [a.name for a in actions]
+    do = step["do"]
+
+    def pick(name: str) -> Action:
+        return actions[names.index(name)]
+
+    if do == "mood" and "protect" in names:
+        return pick("protect")
+    if do == "claim":
+        return next((a for a in actions if a.name != "none"), actions[-1])
+    if do == "optional":
+        return pick("decline" if DECKS.events[str(step["card"])].effect in HARMFUL else "accept")
+    if do in ("spy_swap", "plans_more"):
+        return pick("none")
+    if do == "revolution":
+        return pick("accept")
+    if do in ("adv_pick", "great_advance"):
+
+        def rank(name: str) -> int:
+            adv = name.replace("-", "_")
+            return ADVANCE_PRIORITY.index(adv) if adv in ADVANCE_PRIORITY else 99
+
+        return min(actions, key=lambda a: (rank(a.name), names.index(a.name)))
+    if do in ("pick_city", "civil_war", "quake"):
+        # Lose the least: the smallest city.
+        def size(name: str) -> int:
+            word = name.rsplit("-", 1)[0] if do == "quake" or name.endswith("-army") else name
+            for c in state.cities:
+                from engine.clash.notation import city_word
+
+                if city_word(state, c.space) == word:
+                    return c.size
+            return 9
+
+        return min(actions, key=lambda a: (size(a.name), names.index(a.name)))
+    if do == "lose_unit":
+        return min(actions, key=lambda a: ({"settler": 0, "army": 1}.get(a.name.split("-")[0], 2), names.index(a.name)))
+    return actions[0]
