@@ -22,8 +22,22 @@ from engine.core.events import Event, private
 
 
 def snapshot(state: State) -> dict[str, Any]:
-    """What :func:`after_action` compares with (wonders standing before the action)."""
-    return {"wonders": {c.space: c.wonder for c in state.cities if c.wonder}}
+    """Before an action: start the turn's card bookkeeping if a new turn began, and note what
+    :func:`after_action` compares with (wonders standing before the action)."""
+    if in_play(state):
+        _turn_changes(state, turn_key(state))
+    return {"wonders": {c.space: c.wonder for c in state.cities if c.wonder}, "key": turn_key(state)}
+
+
+def _turn_changes(state: State, key: list[int]) -> None:
+    """A new turn began: this turn's facts and card effects end, lost actions are taken."""
+    if state.decks.get("turn_key") == key:
+        return
+    state.decks["turn_key"] = key
+    if key[3]:
+        new_turn(state)
+    if state.turn == 1 and state.phase == "turn":
+        state.decks["wonders_round"] = []
 
 
 def draw_logged(state: State) -> list[Event]:
@@ -61,14 +75,8 @@ def after_action(state: State, seat: int, action: Action, before: dict[str, Any]
             from engine.clash.turns import run_status
 
             events.extend(run_status(state))
-    key = turn_key(state)
-    if state.decks.get("turn_key") != key:
-        state.decks["turn_key"] = key
-        if key[3]:
-            new_turn(state)
-        if state.turn == 1 and state.phase == "turn":
-            state.decks["wonders_round"] = []
     events.extend(check_immediate(state))
+    _turn_changes(state, turn_key(state))
     events.extend(draw_logged(state))
     return events
 
