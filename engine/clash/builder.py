@@ -201,7 +201,7 @@ class Position:
         return self
 
     def goals(self, seat: int, *cards: str) -> Position:
-        """Give ``seat`` exactly these objective cards (``o07``), taken from wherever they are."""
+        """Give ``seat`` exactly these objective cards (``obj07``), taken from wherever they are."""
         d = self.state.decks
         for s in range(self.state.players):
             for c in list(d["goals"][s]):
@@ -214,7 +214,7 @@ class Position:
         return self
 
     def next_events(self, *cards: str) -> Position:
-        """Put these event cards (``e03``) on top of the event deck, in this order."""
+        """Put these event cards (``evt03``) on top of the event deck, in this order."""
         d = self.state.decks
         for c in cards:
             (d["event"] if c in d["event"] else d["event_discard"]).remove(c)
