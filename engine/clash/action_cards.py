@@ -30,7 +30,7 @@ from engine.clash.card_flow import Step, handler, push, run_steps
 from engine.clash.cards_data import DECKS, slug
 from engine.clash.cities import can_activate, collect_spaces, effective_size, finish_activation, grow, grow_cost
 from engine.clash.data import TABLES
-from engine.clash.decks import deal, draw, flags, hand, in_play, shuffle_back
+from engine.clash.decks import add_fact, deal, draw, facts, flags, hand, in_play, shuffle_back
 from engine.clash.events import great_usable
 from engine.clash.notation import city_word
 from engine.clash.resources import gain
@@ -38,8 +38,9 @@ from engine.clash.state import State
 from engine.core.events import Event, private, public
 from engine.core.text import count, join_words
 
-COMBAT_ONLY = ("inspiration", "hero_general", "great_ideas", "mercenaries", "cultural_takeover", "negotiations")
-"""Effects that need battles, captures or influence: playable once those rules record their facts."""
+COMBAT_ONLY = ("mercenaries", "cultural_takeover", "negotiations")
+"""Effects not offered: they need rules of other parts (a Mercenaries attack, influence on a
+Barbarian settlement, a truce the attack rules respect) that this module does not reach."""
 
 
 def card_name(effect: str) -> str:
@@ -130,8 +131,29 @@ def _can_effect(state: State, seat: int, effect: str) -> bool:
         return bool(unit_cities(state, seat, "army"))
     if effect == "new_ideas":
         return bool(advance_choices(state, seat, None, False))
+    if effect == "inspiration":
+        return bool(_inspirations(state, seat))
+    if effect == "hero_general":
+        return "won_land" in facts(state, seat) and any(c.mood != "happy" for c in state.cities_of(seat))
+    if effect == "great_ideas":
+        return any(f == "won_land" or f.startswith("capture:") for f in facts(state, seat))
     del p
     return False
+
+
+def _inspirations(state: State, seat: int) -> dict[str, list[str]]:
+    """Per city captured this turn and not yet used for an Inspiration (CC-EX-28): the advances
+    its previous owner owns that ``seat`` may take free."""
+    out: dict[str, list[str]] = {}
+    done = facts(state, seat)
+    for f in done:
+        if f.startswith("capture:") and f"inspired:{f.split(':')[2]}" not in done:
+            prev, space = int(f.split(":")[1]), f.split(":")[2]
+            if prev >= 0:
+                pool = advance_choices(state, seat, list(state.pl[prev].advances), True)
+                if pool:
+                    out[space] = pool
+    return out
 
 
 def play_options(state: State, seat: int) -> list[Action]:
@@ -260,6 +282,14 @@ def play(state: State, seat: int, action: Action) -> list[Event]:
         steps.append({"do": "adv_pick", "seat": seat, "free": True, "then": "trade_back", "pool": taught(state, seat)})
     elif effect == "new_ideas":
         steps.append({"do": "adv_pick", "seat": seat, "free": False, "then": "ideas2"})
+    elif effect == "inspiration":
+        space, pool = next(iter(_inspirations(state, seat).items()))
+        add_fact(state, seat, f"inspired:{space}")
+        steps.append({"do": "adv_pick", "seat": seat, "free": True, "then": "", "pool": pool})
+    elif effect == "great_ideas":
+        events.append(public(f"{me} gains {count(gain(p, 'ideas', 2), 'idea')}.", "card"))
+    elif effect == "hero_general":
+        steps.append({"do": "hero", "seat": seat, "paid": False})
     else:
         raise AssertionError(f"card {effect} is not playable as an action")
     push(state, *steps)
@@ -305,6 +335,38 @@ def _trade_back(state: State, step: Step, choice: str) -> list[Event]:
     pool = list(state.pl[int(step["seat"])].advances)
     push(state, {"do": "adv_pick", "seat": other, "free": True, "then": "", "pool": pool})
     return []
+
+
+# ------------------------------------------------------------------ Hero General
+def _hero_options(state: State, step: Step) -> list[str] | None:
+    seat = int(step["seat"])
+    cities = [city_word(state, c.space) for c in state.cities_of(seat) if c.mood != "happy"]
+    if step["paid"]:
+        return ["none", *cities] if cities and state.pl[seat].mood_tokens >= 1 else []
+    return cities
+
+
+@handler(
+    "hero_paid",
+    _hero_options,
+    lambda s, st: "choose a city to make happier for 1 mood token, or `choose none`",
+    always_ask=True,
+)
+@handler("hero", _hero_options, lambda s, st: "choose a city to make happier")
+def _hero(state: State, step: Step, choice: str) -> list[Event]:
+    from engine.clash.state import MOODS
+
+    seat = int(step["seat"])
+    if choice == "none":
+        return []
+    if step["paid"]:
+        state.pl[seat].mood_tokens -= 1
+    city = city_by_word(state, choice)
+    city.mood = MOODS[min(2, MOODS.index(city.mood) + 1)]
+    state.changed.append(city.space)
+    if not step["paid"]:
+        push(state, {"do": "hero_paid", "seat": seat, "paid": True})
+    return [public(f"{city.name} becomes {city.mood}.", "card")]
 
 
 # ------------------------------------------------------------------ City Development

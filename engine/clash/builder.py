@@ -184,6 +184,11 @@ class Position:
         s.active = seat
         clear_turn_flags(s, seat)
         self.events.extend(start_turn(s))
+        if s.decks:
+            from engine.clash.action_cards import new_turn, turn_key
+
+            s.decks["turn_key"] = turn_key(s)
+            new_turn(s)
         return self
 
     # -------------------------------------------------------------- cards

@@ -71,10 +71,11 @@ def after_action(state: State, seat: int, action: Action, before: dict[str, Any]
             state.decks.setdefault("wonders_round", []).append(c.owner)
     if busy(state) and not state.pending:
         events.extend(run_steps(state))
-        if state.phase == "status" and not state.pending:
-            from engine.clash.turns import run_status
+    if state.phase == "status" and not state.pending:
+        # A choice of another part of the rules ended (a Barbarian symbol's, say): go on.
+        from engine.clash.turns import run_status
 
-            events.extend(run_status(state))
+        events.extend(run_status(state))
     events.extend(check_immediate(state))
     _turn_changes(state, turn_key(state))
     events.extend(draw_logged(state))

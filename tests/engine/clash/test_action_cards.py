@@ -154,3 +154,28 @@ def test_playing_is_only_in_your_own_turn() -> None:
     pos.city(1, "d7", pieces=("academy",), name="Troy")
     pos.turn(0)
     assert not any(m.startswith("play") for m in pos.moves(1))
+
+
+def test_cc_ex_28_one_inspiration_per_capture() -> None:
+    from engine.clash.decks import add_fact
+
+    pos = base().hand(0, "inspiration", "inspiration").advances(1, "storage", "fishing").turn(0)
+    add_fact(pos.state, 0, "capture:1:d7")  # what the capture rules record
+    pos.play(0, "play inspiration")
+    pos.play(0, "choose storage")
+    assert "storage" in pos.state.pl[0].advances
+    assert "play inspiration" not in pos.moves(0)  # the same capture
+    add_fact(pos.state, 0, "capture:1:c8")  # a second capture this turn
+    assert "play inspiration" in pos.moves(0)
+
+
+def test_hero_general_and_great_ideas_need_a_won_land_battle() -> None:
+    from engine.clash.decks import add_fact
+
+    pos = base().hand(0, "hero_general", "great_ideas").tokens(0, happiness_level=1, mood=1).turn(0)
+    assert not any(m.startswith("play") for m in pos.moves(0))
+    add_fact(pos.state, 0, "won_land")
+    pos.play(0, "play great-ideas")
+    assert pos.state.pl[0].res["ideas"] == 2
+    pos.play(0, "play hero-general")  # Athens is the only city: it becomes happy at once
+    assert pos.state.city_at("d2").mood == "happy"  # type: ignore[union-attr]
