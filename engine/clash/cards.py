@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.clash.action_cards import new_turn, objective_label, turn_key
 from engine.clash.actions import Action
+from engine.clash.battle_facts import battle_keys, record
 from engine.clash.card_flow import busy, run_steps
 from engine.clash.cards_data import DECKS
 from engine.clash.decks import add_fact, deal, in_play
@@ -26,7 +27,11 @@ def snapshot(state: State) -> dict[str, Any]:
     :func:`after_action` compares with (wonders standing before the action)."""
     if in_play(state):
         _turn_changes(state, turn_key(state))
-    return {"wonders": {c.space: c.wonder for c in state.cities if c.wonder}, "key": turn_key(state)}
+    return {
+        "wonders": {c.space: c.wonder for c in state.cities if c.wonder},
+        "key": turn_key(state),
+        "battles": battle_keys(state),
+    }
 
 
 def _turn_changes(state: State, key: list[int]) -> None:
@@ -65,6 +70,7 @@ def after_action(state: State, seat: int, action: Action, before: dict[str, Any]
     elif action.kind == "collect" and ({"focus", "mass"} & set(action.flags)):
         used = "production_focus" if "focus" in action.flags else "mass_production"
         state.decks["flags"][seat].remove(used)
+    record(state, before["battles"])
     for c in state.cities:
         if c.wonder and before["wonders"].get(c.space) != c.wonder and c.owner >= 0:
             add_fact(state, c.owner, "wonder")
