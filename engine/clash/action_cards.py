@@ -83,22 +83,33 @@ def near_players(state: State, seat: int) -> list[int]:
 
 def taught(state: State, seat: int) -> list[str]:
     """Advances a near player owns that ``seat`` may take free."""
+    others = sorted({a for o in range(state.players) if o != seat for a in state.pl[o].advances})
+    if not advance_choices(state, seat, others, True):
+        return []  # nothing to learn from anybody: no need to measure distances
     pool = sorted({a for o in near_players(state, seat) for a in state.pl[o].advances})
     return advance_choices(state, seat, pool, True)
 
 
-def _synergy_firsts(state: State, seat: int) -> list[str]:
-    """First advances of Synergies that leave a second one of the same category to buy."""
-    out = []
-    for a in advance_choices(state, seat, None, False):
-        trial = state.clone()
-        trial.decks = {}
-        from engine.clash.advances import acquire
+def _synergy_firsts(state: State, seat: int, first_only: bool = False) -> list[str]:
+    """First advances of Synergies that leave a second one of the same category to buy (the
+    second is checked on a copy of the player board that paid for and owns the first)."""
+    from engine.clash.advances import eligible, payment
+    from engine.clash.resources import pay
+    from engine.clash.state import _copy_player
 
-        acquire(trial, seat, a, (), free=False)
-        trial.pending = {}
-        if advance_choices(trial, seat, list(TABLES.by_category[TABLES.advances[a].category]), False):
+    out = []
+    p = state.pl[seat]
+    for a in advance_choices(state, seat, None, False):
+        plan = payment(state, p, a, False)
+        assert plan is not None
+        after = _copy_player(p)
+        pay(after, plan)
+        after.advances.append(a)
+        cat = TABLES.by_category[TABLES.advances[a].category]
+        if any(eligible(after, b) and payment(state, after, b, False) is not None for b in cat):
             out.append(a)
+            if first_only:
+                break
     return out
 
 
@@ -124,7 +135,7 @@ def _can_effect(state: State, seat: int, effect: str) -> bool:
     if effect == "new_plans":
         return bool(state.decks["objective"] or state.decks["objective_discard"])
     if effect == "synergies":
-        return bool(_synergy_firsts(state, seat))
+        return bool(_synergy_firsts(state, seat, first_only=True))
     if effect in ("teach_us", "technology_trade"):
         return bool(taught(state, seat))
     if effect == "militia":

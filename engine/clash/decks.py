@@ -66,6 +66,22 @@ def init_decks(state: State, seed: int) -> None:
         deal(state, seat, 1, 1)
 
 
+def copy_decks(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy for ``State.clone`` (decks and hands are lists of card ids, one level of nesting;
+    only the queued steps need a deep copy)."""
+    from engine.clash.state import _deep
+
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if k in ("steps", "founder", "truce"):
+            out[k] = _deep(v)
+        elif isinstance(v, list):
+            out[k] = [list(x) if isinstance(x, list) else x for x in v]
+        else:
+            out[k] = v
+    return out
+
+
 def _rng(state: State) -> Rng:
     return Rng(int(state.decks["rng"]))
 

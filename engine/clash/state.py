@@ -198,6 +198,8 @@ class State:
 
     def clone(self) -> State:
         """Independent copy (much faster than deepcopy)."""
+        from engine.clash.decks import copy_decks
+
         return State(
             players=self.players,
             options=dict(self.options),
@@ -244,7 +246,7 @@ class State:
             move_serial=self.move_serial,
             event_log=[list(e) for e in self.event_log],
             card_log=[list(e) for e in self.card_log],
-            decks=_deep(self.decks),
+            decks=copy_decks(self.decks) if self.decks else {},
             end_reason=self.end_reason,
             changed=list(self.changed),
             prev_changed=list(self.prev_changed),
