@@ -33,6 +33,7 @@ WAITING: Final[Mapping[str, str]] = {
     "raze": "to decide on razing a city",
     "first": "to choose the first player",
     "reserve": "to reserve a wonder",
+    "card": "to answer an event or a card",
 }
 
 

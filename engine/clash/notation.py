@@ -74,7 +74,7 @@ def forms(state: State, seat: int, a: Action) -> list[str]:
         alt = text(state, seat, a, by_space=True)
         if alt != out[0]:
             out.append(alt)
-    if a.kind == "advance":
+    if a.kind in ("advance", "play", "great", "choose") and "-" in out[0]:
         out.append(out[0].replace("-", " "))
     return out
 
