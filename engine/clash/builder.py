@@ -33,6 +33,14 @@ class Position:
     def __init__(self, players: int = 2, seed: int = 1, **options: bool) -> None:
         self.state: State = GAME.new_game(seed, players, options)
         self.events: list[Event] = []
+        # Positions start with empty hands (the dealt cards go back under their decks), so a
+        # rules test meets no card it did not ask for; ``hand`` and ``goals`` give cards.
+        d = self.state.decks
+        for seat in range(players):
+            d["action"].extend(d["hands"][seat])
+            d["objective"].extend(d["goals"][seat])
+            d["hands"][seat] = []
+            d["goals"][seat] = []
 
     # ----------------------------------------------------------------- map
     def tile(self, slot: str, tile: str, *, revealed: bool = False, rotated: bool = False) -> Position:

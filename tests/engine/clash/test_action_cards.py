@@ -134,7 +134,7 @@ def test_new_plans_keeps_one_and_returns_the_rest() -> None:
     pos.play(0, first)
     assert card_total(pos.state) == total
     pos.play(0, "choose none")
-    assert len(pos.state.decks["goals"][0]) == 2 and card_total(pos.state) == total
+    assert len(pos.state.decks["goals"][0]) == 1 and card_total(pos.state) == total
 
 
 def test_assassination_costs_the_victim_an_action_next_turn() -> None:

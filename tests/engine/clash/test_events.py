@@ -17,6 +17,13 @@ def trigger(pos: Position, seat: int, *cards: str) -> list[str]:
     return [e.text for e in pos.play(seat, "advance tactics")]
 
 
+def settle_barbarians(pos: Position) -> None:
+    """Answer the Barbarian rules' own choices (where they appear...) as the automatic player."""
+    while pos.state.pending and pos.state.pending["kind"].startswith("barbarian"):
+        seat = int(pos.state.pending["seat"])
+        pos.state = GAME.apply(pos.state, seat, GAME.auto_action(pos.state, seat, 0)).state
+
+
 def base(players: int = 2, **options: bool) -> Position:
     pos = Position(players, **options).clear_units().reveal_all()
     return pos
@@ -200,13 +207,15 @@ def test_good_year_and_population_boom_name_another_player() -> None:
     trigger(pos, 0, "evt10")
     assert pos.state.pl[1].res["food"] == 2  # already at the cap of 2: gains nothing more
     pos2 = base().turn(0)
-    trigger(pos2, 0, "evt24")
+    trigger(pos2, 0, "evt24")  # Barbarians appear first, then the settlers
+    settle_barbarians(pos2)
     assert sum(1 for u in pos2.state.units if u.kind == "settler") == 2
 
 
 def test_envoy_reveals_a_wonder_and_gives_culture() -> None:
     pos = base().turn(0)
     trigger(pos, 0, "evt37")
+    settle_barbarians(pos)
     p = pos.state.pl[0]
     assert p.res["ideas"] == 1 and p.culture_tokens == 2
     assert len(pos.state.revealed_wonders) == 1

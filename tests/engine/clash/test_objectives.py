@@ -108,4 +108,4 @@ def test_status_phase_draws_one_of_each_card() -> None:
 def test_writing_draws_one_action_and_one_objective() -> None:
     pos = Position(2).advances(0, "voting", "philosophy").give(0, food=2).turn(0)
     pos.play(0, "advance writing")
-    assert len(pos.state.decks["hands"][0]) == 2 and len(pos.state.decks["goals"][0]) == 2
+    assert len(pos.state.decks["hands"][0]) == 1 and len(pos.state.decks["goals"][0]) == 1
