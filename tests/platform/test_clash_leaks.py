@@ -48,7 +48,8 @@ def _assert_clean(text: str, hidden: set[str], public_words: str, where: str) ->
     for name in hidden:
         if name.lower() in public_words:  # the same words stand in the public view (a resource...)
             continue
-        found = re.search(r"(?<![a-z])" + re.escape(name.lower()) + r"(?![a-z])", text.lower())
+        # Card names are written capitalised ("meets no resistance" is not the card Resistance).
+        found = re.search(r"(?<![A-Za-z])" + re.escape(name) + r"(?![A-Za-z])", text)
         assert found is None, f"{where} names hidden card {name!r}: {text[:300]!r}"
 
 
@@ -119,6 +120,7 @@ def test_three_player_game_leaks_no_card(store: Store) -> None:
             private_moves += 1
         for part in out:
             if not part.private and not private:
-                _assert_clean(part.text, _hidden(pipeline.load(store, gid).state) | hidden, words, "group reply")
+                # What the move made public (a card played, an objective completed) may be named.
+                _assert_clean(part.text, _hidden(pipeline.load(store, gid).state), words, "group reply")
         steps += 1
     assert private_moves >= 5, private_moves
