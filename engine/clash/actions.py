@@ -23,6 +23,10 @@ Notation (matched leniently by :mod:`engine.core.notation`; cities by name, spac
   (status-phase objectives)
 * choices: ``orient base``/``orient turned``, ``barbarians g3``, ``anchor d5``,
   ``income food 2 gold 1``, ``raze sparta``/``no raze``, ``first blue``, ``reserve pyramids``
+* battles (see :mod:`engine.clash.combat_choices`): ``attack c4 d4 army army`` (a move into foreign
+  units or a city), ``continue``/``retreat``, ``siege wood ore``/``no siege``, ``no card``,
+  ``refugee athens``, ``fanatic athens``, ``keep camp``/``raze camp``, ``reinforce g3``,
+  ``target g3 athens``, ``lose army temple``
 """
 
 from __future__ import annotations
@@ -58,6 +62,16 @@ VERBS = (
     "play",
     "choose",
     "claim",
+    "attack",
+    "continue",
+    "retreat",
+    "siege",
+    "refugee",
+    "fanatic",
+    "keep",
+    "reinforce",
+    "target",
+    "lose",
 )
 
 

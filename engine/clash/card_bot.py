@@ -93,3 +93,12 @@ def choose(state: State, seat: int, actions: list[Action]) -> Action:
     if do == "lose_unit":
         return min(actions, key=lambda a: ({"settler": 0, "army": 1}.get(a.name.split("-")[0], 2), names.index(a.name)))
     return actions[0]
+
+
+def combat_card(state: State, seat: int, actions: list[Action]) -> Action:
+    """In a battle's first round, play a combat ability when one is usable; else no card (the
+    cards are worth keeping for their other effect)."""
+    tactics = [a for a in actions if a.kind == "tactic"]
+    if tactics and int(state.battle.get("round", 1)) == 1:
+        return tactics[0]
+    return next((a for a in actions if a.kind == "nocard"), actions[0])

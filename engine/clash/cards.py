@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.clash import combat_cards  # noqa: F401  (registers the combat abilities with the combat rules)
 from engine.clash.action_cards import new_turn, objective_label, turn_key
 from engine.clash.actions import Action
 from engine.clash.battle_facts import battle_keys, record

@@ -110,18 +110,13 @@ def _symbol(state: State, step: Step, choice: str) -> list[Event]:
 
 def barbarian_symbol(state: State, seat: int, symbol: str) -> list[Event]:
     """The two Barbarian symbols (rules 11.2, 11.3): the one place they are dispatched to the
-    Barbarian rules."""
-    try:
-        from engine.clash import barbarians  # type: ignore[attr-defined]
-    except ImportError:
-        # Decision (temporary, until the Barbarian rules are merged): the symbol is announced and
-        # has no effect.
-        return [public(f"{SYMBOL_WORDS[symbol]}: the Barbarians do not act yet.", "event")]
+    Barbarian rules. A choice they open (where the Barbarians settle, the losses...) is an
+    ordinary pending decision; the rest of the event's steps wait for it and go on after it."""
+    from engine.clash import barbarians
+
     if symbol == "barbarians_appear":
-        out = barbarians.barbarians_appear(state, seat)
-    else:
-        out = barbarians.barbarian_attack(state, seat)
-    return list(out or [])
+        return barbarians.barbarians_appear(state, seat)
+    return barbarians.barbarian_attack(state, seat)
 
 
 def exhaust_spaces(state: State, seat: int) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
 from engine.clash.cards import after_action, hidden_view, private_summary, secret_choice, snapshot
+from engine.clash.combat_choices import COMBAT_KINDS, timeout_choice, waiting_text
 from engine.clash.data import RESOURCES, TABLES
 from engine.clash.decks import init_decks
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
@@ -50,7 +51,11 @@ Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze s
 (the 7-round track with an end roll in the last five turns).
 Cards: `play leadership` plays an action card (`hand` shows yours, privately); `choose <option>`
 answers what an event or card asks; `claim wealth` / `claim none` declares objectives in the status
-phase. Options: no_events / optional_events (events apply only their symbol / may be declined)."""
+phase. Options: no_events / optional_events (events apply only their symbol / may be declined).
+Battles: moving army units into foreign units or a foreign city attacks (`attack b3 c3 army army`
+or `move b3 c3 army army`; ships: `move ship1 e6`). After each round the attacker types `continue`
+or `retreat`; other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,
+`raze camp`, `lose army temple`, `target g3 athens`, `reinforce g3`."""
 
 GROUPS = {
     "advance": "advances",
@@ -163,6 +168,8 @@ class ClashGame(Game[State, Action]):
         words = notation.split(" ")
         if words[0] in ("collect", "build", "grow", "civic") and len(words) > 1:
             return f"{words[1].capitalize()}: {GROUPS[words[0]]}"
+        if words[0] == "attack" and len(words) > 1:
+            return f"attack from {words[1].upper()}"
         if words[0] == "move" and len(words) > 1:
             return "move ships" if words[1].startswith("ship") else f"move from {words[1].upper()}"
         return GROUPS.get(words[0], "choices")
@@ -170,6 +177,13 @@ class ClashGame(Game[State, Action]):
     def action_cost(self, state: State, seat: Seat, action: Action) -> str:
         """What the action spends (gold standing in for a missing resource is named)."""
         return cost_words(state, seat, action)
+
+    def on_timeout(self, state: State, seat: Seat) -> Action:
+        """A missed battle choice takes the safe option (stop, no payment, no card); otherwise the
+        automatic player moves."""
+        if state.pending and state.pending["kind"] in COMBAT_KINDS and int(state.pending["seat"]) == seat:
+            return timeout_choice(state)
+        return self.auto_action(state, seat, seed=0)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""
@@ -196,7 +210,7 @@ class ClashGame(Game[State, Action]):
     def private_action(self, state: State, seat: Seat, action: Action) -> bool:
         """Card plays, objective claims and choices naming hidden cards are offered only in
         private; map actions stay public so a turn can be played in the group."""
-        return action.kind in ("play", "great") or (action.kind == "choose" and secret_choice(state))
+        return action.kind in ("play", "great", "tactic") or (action.kind == "choose" and secret_choice(state))
 
     def status(self, state: State, seat: Seat | None = None) -> str:
         """Round, turn, who is awaited and for what."""
@@ -219,7 +233,8 @@ class ClashGame(Game[State, Action]):
             }
             if state.pending["kind"] == "card":
                 what["card"] = "to " + str(state.pending.get("prompt", "make a choice")).split(":")[0]
-            text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            asked = what.get(state.pending["kind"], "") or waiting_text(state)
+            text = f"Round {state.round}: waiting for {who} {asked}."
             if state.pending["kind"] == "orient":
                 for name, ter in orient_choices(state).items():
                     spaces = ", ".join(f"{h.upper()} {t}" for h, t in ter.items())

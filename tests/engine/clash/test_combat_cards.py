@@ -1,0 +1,107 @@
+"""Action cards in combat (rules 10.3 step 1, 10.7; data file 7.2): declared once per side per
+round with Tactics, only with the unit type the ability names, each for one round."""
+
+from __future__ import annotations
+
+from engine.clash.builder import GAME, Position
+from engine.clash.cards_data import DECKS
+from tests.engine.clash.combat_dice import Dice, dice
+
+__all__ = ["dice"]
+
+
+def _fight(attacker_card: str = "", defender_card: str = "") -> Position:
+    """Red (3 armies on C3) attacks Blue (2 armies on C4); both own Tactics."""
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics").advances(1, "tactics")
+    if attacker_card:
+        pos.hand(0, attacker_card)
+    if defender_card:
+        pos.hand(1, defender_card)
+    return pos.units(0, "c3", army=3).units(1, "c4", army=2).turn(0)
+
+
+def _ability(effect: str) -> str:
+    return next(c.combat for c in DECKS.actions.values() if c.effect == effect)
+
+
+def test_high_morale_adds_two_combat_value_for_one_round(dice: Dice) -> None:
+    pos = _fight("hero_general")  # its first copy: Wedge Formation; the hand holds one copy
+    card = pos.state.decks["hands"][0][0]
+    ability = DECKS.actions[card].combat
+    pos.play(0, "attack c3 c4 army army army")
+    assert pos.state.pending["kind"] == "combat_card" and pos.state.pending["seat"] == 0
+    assert f"play {DECKS.abilities[ability].name.lower().replace(' ', '-')}" in pos.moves(0)
+    dice.set(1, 1, 1, 1, 1)
+    pos.play(0, "play " + DECKS.abilities[ability].name.lower().replace(" ", "-"))
+    assert pos.state.pending["kind"] == "battle"  # Blue holds no card: not asked; the round is rolled
+    rnd = pos.state.battles[-1]["rounds"][0] if not pos.state.battle else pos.state.battle["rounds"][0]
+    # Wedge Formation: +1 per defending army unit (2); High Morale: +2. Either way 3 + 2.
+    assert rnd["attacker"]["cv"] == 5
+    assert card in pos.state.decks["action_discard"] and pos.state.decks["hands"][0] == []
+
+
+def _give(pos: Position, seat: int, ability: str) -> None:
+    """Put a card with this combat ability into ``seat``'s hand."""
+    d = pos.state.decks
+    card = next(c for c in d["action"] if DECKS.actions[c].combat == ability)
+    d["action"].remove(card)
+    d["hands"][seat].append(card)
+
+
+def test_no_card_is_offered_without_tactics_or_the_named_side(dice: Dice) -> None:
+    pos = _fight()
+    _give(pos, 1, "defensive_formation")
+    _give(pos, 0, "defensive_formation")  # a defender's ability: never offered to the attacker
+    pos.state.pl[1].advances.remove("tactics")
+    dice.set(1, 1, 1, 1, 1)
+    pos.play(0, "attack c3 c4 army army army")
+    assert pos.state.pending["kind"] == "battle"  # nobody was asked
+
+
+def test_defensive_formation_gives_the_defender_a_die(dice: Dice) -> None:
+    pos = _fight()
+    _give(pos, 1, "defensive_formation")
+    pos.play(0, "attack c3 c4 army army army")
+    assert pos.state.pending == {"kind": "combat_card", "seat": 1, "side": "defender"}
+    dice.set(1, 1, 1, 1, 1, 1)
+    pos.play(1, "play defensive-formation")
+    rounds = (pos.state.battle or pos.state.battles[-1])["rounds"]
+    assert len(rounds[0]["defender"]["dice"]) == 3
+
+
+def test_high_ground_cancels_the_opponents_card(dice: Dice) -> None:
+    pos = _fight()
+    d = pos.state.decks
+    morale = next(c for c in d["action"] if DECKS.actions[c].combat == "high_morale")
+    ground = next(c for c in d["action"] if DECKS.actions[c].combat == "high_ground")
+    d["action"].remove(morale)
+    d["action"].remove(ground)
+    d["hands"][0].append(morale)
+    d["hands"][1].append(ground)
+    pos.play(0, "attack c3 c4 army army army")
+    pos.play(0, "play high-morale")
+    dice.set(1, 1, 1, 1, 1)
+    pos.play(1, "play high-ground")  # the defender is not attacking a city: allowed
+    rounds = (pos.state.battle or pos.state.battles[-1])["rounds"]
+    assert rounds[0]["attacker"]["cv"] == 3
+    assert any("cancelled" in n for n in rounds[0]["attacker"]["notes"])
+
+
+def test_combat_card_plays_are_private_moves() -> None:
+    pos = _fight()
+    _give(pos, 0, "flanking")
+    pos.play(0, "attack c3 c4 army army army")
+    plays = [a for a in GAME.legal_actions(pos.state, 0) if a.kind == "tactic"]
+    assert plays and all(GAME.private_action(pos.state, 0, a) for a in plays)
+
+
+def test_surprise_draws_a_card_after_a_kill(dice: Dice) -> None:
+    pos = _fight()
+    d = pos.state.decks
+    surprise = next(c for c in d["action"] if DECKS.actions[c].combat == "surprise")
+    d["action"].remove(surprise)
+    d["hands"][0].append(surprise)
+    pos.play(0, "attack c3 c4 army army army")
+    dice.set(2, 1, 1, 1, 1)  # Red 4 + 1 (Surprise) = 5: one hit
+    pos.play(0, "play surprise")
+    assert len(pos.state.decks["hands"][0]) == 1
