@@ -30,7 +30,7 @@ from engine.clash.card_flow import Step, handler, push, run_steps
 from engine.clash.cards_data import DECKS, slug
 from engine.clash.cities import can_activate, collect_spaces, effective_size, finish_activation, grow, grow_cost
 from engine.clash.data import TABLES
-from engine.clash.decks import add_fact, deal, draw, facts, flags, hand, in_play, shuffle_back
+from engine.clash.decks import add_fact, advance_truces, deal, draw, facts, flags, hand, in_play, shuffle_back
 from engine.clash.events import great_usable
 from engine.clash.notation import city_word
 from engine.clash.resources import gain
@@ -38,7 +38,7 @@ from engine.clash.state import State
 from engine.core.events import Event, private, public
 from engine.core.text import count, join_words
 
-COMBAT_ONLY = ("mercenaries", "cultural_takeover", "negotiations")
+COMBAT_ONLY = ("mercenaries", "cultural_takeover")
 """Effects not offered: they need rules of other parts (a Mercenaries attack, influence on a
 Barbarian settlement, a truce the attack rules respect) that this module does not reach."""
 
@@ -148,6 +148,10 @@ def _can_effect(state: State, seat: int, effect: str) -> bool:
         return "won_land" in facts(state, seat) and any(c.mood != "happy" for c in state.cities_of(seat))
     if effect == "great_ideas":
         return any(f == "won_land" or f.startswith("capture:") for f in facts(state, seat))
+    if effect == "negotiations":
+        # Decision: "at the start of your turn" = before the turn's first action (trade route
+        # income and other start-of-turn effects may come first).
+        return not state.decks.get("acted") and state.players >= 2
     del p
     return False
 
@@ -299,6 +303,8 @@ def play(state: State, seat: int, action: Action) -> list[Event]:
         steps.append({"do": "adv_pick", "seat": seat, "free": True, "then": "", "pool": pool})
     elif effect == "great_ideas":
         events.append(public(f"{me} gains {count(gain(p, 'ideas', 2), 'idea')}.", "card"))
+    elif effect == "negotiations":
+        steps.append(player_step(seat, "negotiate"))
     elif effect == "hero_general":
         steps.append({"do": "hero", "seat": seat, "paid": False})
     else:
@@ -532,6 +538,8 @@ def new_turn(state: State) -> None:
     d["facts"] = [[] for _ in range(state.players)]
     d["used_facts"] = [[] for _ in range(state.players)]
     d["flags"] = [[] for _ in range(state.players)]
+    d["acted"] = False
+    advance_truces(state)
     if state.phase == "turn" and d["lost"][state.active]:
         state.actions_left = max(0, state.actions_left - d["lost"][state.active])
         d["lost"][state.active] = 0

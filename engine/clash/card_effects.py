@@ -169,8 +169,10 @@ def _player_run(state: State, step: Step, choice: str) -> list[Event]:
         state.decks["flags"][seat].append(f"assassinated:{chosen}")
         return [public(f"{colour(chosen)} will lose an action in his next turn.", "card")]
     if then == "negotiate":
-        state.decks["flags"][seat].append(f"truce:{chosen}")
-        state.decks.setdefault("truce", []).append([chosen, seat])
+        now = int(state.decks.get("turn_no", 0))
+        state.decks.setdefault("truces", []).extend(
+            [{"attacker": seat, "target": chosen, "turn": now}, {"attacker": chosen, "target": seat, "turn": -1}]
+        )
         return [
             public(
                 f"{colour(seat)} and {colour(chosen)} will not attack each other: "

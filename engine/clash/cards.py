@@ -64,6 +64,8 @@ def after_action(state: State, seat: int, action: Action, before: dict[str, Any]
     if not in_play(state):
         return []
     events = draw_logged(state)
+    if seat == state.active and not (action.kind == "play" and action.name == "negotiations"):
+        state.decks["acted"] = True
     if action.kind == "found":
         add_fact(state, seat, f"found:{action.space}")
     elif action.kind == "build" and "draft" in action.flags:

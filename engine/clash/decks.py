@@ -73,7 +73,7 @@ def copy_decks(d: dict[str, Any]) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     for k, v in d.items():
-        if k in ("steps", "founder", "truce"):
+        if k in ("steps", "founder", "truces"):
             out[k] = _deep(v)
         elif isinstance(v, list):
             out[k] = [list(x) if isinstance(x, list) else x for x in v]
@@ -173,3 +173,26 @@ def card_total(state: State) -> dict[str, int]:
         if key in pend:
             out[kind] += 1 if isinstance(pend[key], str) else len(pend[key])
     return out
+
+
+def truce_forbids(state: State, attacker: int, target: int) -> bool:
+    """Negotiations: ``attacker`` may not attack ``target`` in this turn."""
+    if not in_play(state):
+        return False
+    now = int(state.decks.get("turn_no", 0))
+    return any(
+        t["attacker"] == attacker and t["target"] == target and t["turn"] == now for t in state.decks.get("truces", [])
+    )
+
+
+def advance_truces(state: State) -> None:
+    """A new turn: truces waiting for their attacker's next turn start, past ones end."""
+    d = state.decks
+    d["turn_no"] = int(d.get("turn_no", 0)) + 1
+    kept = []
+    for t in d.get("truces", []):
+        if t["turn"] == -1 and t["attacker"] == state.active and state.phase == "turn":
+            t["turn"] = d["turn_no"]
+        if t["turn"] == -1 or t["turn"] >= d["turn_no"]:
+            kept.append(t)
+    d["truces"] = kept

@@ -105,3 +105,34 @@ def test_surprise_draws_a_card_after_a_kill(dice: Dice) -> None:
     dice.set(2, 1, 1, 1, 1)  # Red 4 + 1 (Surprise) = 5: one hit
     pos.play(0, "play surprise")
     assert len(pos.state.decks["hands"][0]) == 1
+
+
+def test_negotiations_forbid_attacks_both_ways() -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics").advances(1, "tactics")
+    pos.units(0, "c3", army=2).units(1, "c4", army=2).hand(0, "negotiations")
+    pos.tokens(0, culture_level=1, culture=1).turn(0)
+    assert "play negotiations" in pos.moves(0)
+    pos.play(0, "play negotiations")  # Blue is the only other player: chosen at once
+    assert not any(m.startswith("attack") for m in pos.moves(0))
+    pos.play(0, "end")
+    assert not any(m.startswith("attack") for m in pos.moves(1))  # Blue's next turn
+    pos.play(1, "end")
+    assert any(m.startswith("attack") for m in pos.moves(0))  # the truce is over
+
+
+def test_negotiations_only_before_the_first_action() -> None:
+    pos = Position(2).hand(0, "negotiations").tokens(0, culture_level=1, culture=1).turn(0)
+    pos.play(0, "collect athens food")
+    assert "play negotiations" not in pos.moves(0)
+
+
+def test_a_defended_capture_completes_conqueror_and_allows_inspiration(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics").advances(1, "storage")
+    pos.city(1, "c4", name="Troy")
+    pos.units(0, "c3", army=3).units(1, "c4", army=1).goals(0, "obj02").hand(0, "inspiration").turn(0)
+    dice.set(6, 6, 6, 1)  # Red 18: 3 hits (capped at 1); Blue 1: none
+    events = [e.text for e in pos.play(0, "attack c3 c4 army army army")]
+    assert "Red completes the objective Conqueror: 2 points." in events
+    assert "play inspiration" in pos.moves(0)
+    pos.play(0, "play inspiration")
+    assert "storage" in pos.state.pl[0].advances
