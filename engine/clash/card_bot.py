@@ -26,6 +26,11 @@ PLAY_SCORE = {
     "assassination": 22,
     "production_focus": 18,
     "spy": 12,
+    "inspiration": 77,
+    "great_ideas": 60,
+    "hero_general": 50,
+    "mercenaries": 20,
+    "negotiations": 8,
 }
 """Scores on the scale of :func:`engine.clash.bot.score` (founding a city is 100)."""
 HARMFUL = {

@@ -136,3 +136,31 @@ def test_a_defended_capture_completes_conqueror_and_allows_inspiration(dice: Dic
     assert "play inspiration" in pos.moves(0)
     pos.play(0, "play inspiration")
     assert "storage" in pos.state.pl[0].advances
+
+
+def test_mercenaries_hire_barbarians_against_another_player(dice: Dice) -> None:
+    from engine.clash.state import BARBARIAN
+
+    pos = Position(2).clear_units().reveal_all()
+    pos.city(BARBARIAN, "d4")
+    pos.units(BARBARIAN, "d4", army=2)
+    pos.city(1, "d5", name="Troy")
+    pos.give(0, food=1, wood=1).hand(0, "mercenaries").turn(0)
+    assert "play mercenaries" in pos.moves(0)
+    dice.set(6, 6)  # the Barbarians roll 12: 2 hits on Troy, a size-1 city without units
+    texts = [e.text for e in pos.play(0, "play mercenaries")]
+    assert "Red hires the Barbarians of D4 for 1 food and 1 wood." in texts
+    assert pos.state.pl[0].res["food"] == 0 and pos.state.actions_left == 2
+    assert any("Troy is destroyed" in t for t in texts)
+    assert pos.state.city_at("d5") is None and not pos.state.pending
+
+
+def test_mercenaries_need_a_settlement_near_and_the_price() -> None:
+    from engine.clash.state import BARBARIAN
+
+    pos = Position(2).clear_units().reveal_all()
+    pos.city(BARBARIAN, "d4")
+    pos.units(BARBARIAN, "d4", army=3)
+    pos.city(1, "d5", name="Troy")
+    pos.give(0, food=1, wood=1).hand(0, "mercenaries").turn(0)
+    assert "play mercenaries" not in pos.moves(0)  # 3 units cost 3
