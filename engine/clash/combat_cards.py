@@ -71,6 +71,19 @@ def usable(state: State, battle: dict[str, Any], side: str, ability: str) -> boo
     return True
 
 
+def trojan_possible(state: State, battle: dict[str, Any]) -> bool:
+    """The Trojan Horse event of this round: the attacker of a defended city may pay 1 wood and
+    1 culture token once per battle, in the first round (data file 9, card 38). Decision: gold
+    may stand in for the wood, and using it takes the attacker's card declaration of that round."""
+    if state.decks.get("trojan") != state.round or battle["kind"] != "land" or battle.get("trojan"):
+        return False
+    if int(battle["round"]) != 1 or not _city_battle(state, battle):
+        return False
+    defended = bool(fighting_units(state, battle, "defender")) or has_fortress(state, battle)
+    p = state.pl[int(battle["attacker"])]
+    return defended and p.culture_tokens >= 1 and p.res["wood"] + p.res["gold"] >= 1
+
+
 class CombatCardProvider:
     """The combat abilities of the action cards in the players' hands."""
 
@@ -79,12 +92,28 @@ class CombatCardProvider:
         seat = int(battle[side])
         if not state.decks:
             return []
+        if side == "defender" and "trojan_horse" in battle["cards"].get("attacker", []):
+            return []  # the Trojan Horse forbids the defender's card in the first round
         abilities = dict.fromkeys(DECKS.actions[c].combat for c in state.decks["hands"][seat])
-        return [Action("tactic", name=a) for a in abilities if usable(state, battle, side, a)]
+        out = [Action("tactic", name=a) for a in abilities if usable(state, battle, side, a)]
+        if side == "attacker" and trojan_possible(state, battle):
+            out.append(Action("tactic", name="trojan_horse"))
+        return out
 
     def play(self, state: State, battle: dict[str, Any], side: str, action: Action) -> list[str]:
         """Discard the first card of the hand with that ability and record it for the round."""
         seat = int(battle[side])
+        if action.name == "trojan_horse":
+            p = state.pl[seat]
+            if p.res["wood"]:
+                p.res["wood"] -= 1
+            else:
+                p.res["gold"] -= 1
+            p.culture_tokens -= 1
+            p.event_halves += 2
+            battle["cards"][side].append(action.name)
+            battle["trojan"] = True
+            return [f"{TABLES.colours[seat]} uses the Trojan Horse: 1 point, and the defender may play no card now"]
         card = next(c for c in state.decks["hands"][seat] if DECKS.actions[c].combat == action.name)
         state.decks["hands"][seat].remove(card)
         state.decks["action_discard"].append(card)
@@ -96,6 +125,8 @@ class CombatCardProvider:
         cancels it)."""
         mod = Modifiers()
         for ability in battle["cards"][side]:
+            if ability == "trojan_horse":
+                continue
             theirs = battle["cards"].get(OTHER[side], [])
             if ability != "high_ground" and "high_ground" in theirs:
                 mod.notes.append(f"{DECKS.abilities[ability].name} cancelled")

@@ -210,7 +210,8 @@ class ClashGame(Game[State, Action]):
     def private_action(self, state: State, seat: Seat, action: Action) -> bool:
         """Card plays, objective claims and choices naming hidden cards are offered only in
         private; map actions stay public so a turn can be played in the group."""
-        return action.kind in ("play", "great", "tactic") or (action.kind == "choose" and secret_choice(state))
+        hidden = action.kind in ("play", "great") or (action.kind == "tactic" and action.name != "trojan_horse")
+        return hidden or (action.kind == "choose" and secret_choice(state))
 
     def status(self, state: State, seat: Seat | None = None) -> str:
         """Round, turn, who is awaited and for what."""

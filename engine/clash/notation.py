@@ -68,6 +68,8 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
         if k == "great":
             return "play " + card_slug(DECKS.events[a.name].name)
         if k == "tactic":
+            if a.name == "trojan_horse":
+                return "play trojan-horse"
             return "play " + card_slug(DECKS.abilities[a.name].name)
         step = state.pending.get("step", {}) if state.pending.get("kind") == "card" else {}
         return f"{'claim' if step.get('do') == 'claim' else 'choose'} {a.name}"

@@ -164,3 +164,19 @@ def test_mercenaries_need_a_settlement_near_and_the_price() -> None:
     pos.city(1, "d5", name="Troy")
     pos.give(0, food=1, wood=1).hand(0, "mercenaries").turn(0)
     assert "play mercenaries" not in pos.moves(0)  # 3 units cost 3
+
+
+def test_trojan_horse_gives_a_point_and_silences_the_defender(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics").advances(1, "tactics")
+    pos.city(1, "c4", name="Troy")
+    pos.units(0, "c3", army=3).units(1, "c4", army=2)
+    _give(pos, 1, "defensive_formation")
+    pos.give(0, wood=1).tokens(0, culture_level=1, culture=1).turn(0)
+    pos.state.decks["trojan"] = pos.state.round  # the event was drawn this round
+    pos.play(0, "attack c3 c4 army army army")
+    assert "play trojan-horse" in pos.moves(0)
+    dice.set(1, 1, 1, 1, 1)
+    pos.play(0, "play trojan-horse")
+    assert pos.state.pending.get("kind") != "combat_card"  # Blue is not asked for his card
+    p = pos.state.pl[0]
+    assert p.res["wood"] == 0 and p.culture_tokens == 0 and p.event_halves == 2
