@@ -3,6 +3,8 @@ round with Tactics, only with the unit type the ability names, each for one roun
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.clash.builder import GAME, Position
 from engine.clash.cards_data import DECKS
 from tests.engine.clash.combat_dice import Dice, dice
@@ -131,7 +133,8 @@ def test_a_defended_capture_completes_conqueror_and_allows_inspiration(dice: Dic
     pos.city(1, "c4", name="Troy")
     pos.units(0, "c3", army=3).units(1, "c4", army=1).goals(0, "obj02").hand(0, "inspiration").turn(0)
     dice.set(6, 6, 6, 1)  # Red 18: 3 hits (capped at 1); Blue 1: none
-    events = [e.text for e in pos.play(0, "attack c3 c4 army army army")]
+    pos.play(0, "attack c3 c4 army army army")
+    events = [e.text for e in pos.play(0, "no card")]  # Inspiration's combat ability is kept
     assert "Red completes the objective Conqueror: 2 points." in events
     assert "play inspiration" in pos.moves(0)
     pos.play(0, "play inspiration")
@@ -180,3 +183,91 @@ def test_trojan_horse_gives_a_point_and_silences_the_defender(dice: Dice) -> Non
     assert pos.state.pending.get("kind") != "combat_card"  # Blue is not asked for his card
     p = pos.state.pl[0]
     assert p.res["wood"] == 0 and p.culture_tokens == 0 and p.event_halves == 2
+
+
+def _round(pos: Position) -> dict[str, Any]:
+    rounds: list[dict[str, Any]] = (pos.state.battle or pos.state.battles[-1])["rounds"]
+    return rounds[0]
+
+
+def test_archers_kill_before_the_dice(dice: Dice) -> None:
+    pos = _fight()
+    _give(pos, 0, "archers")
+    pos.play(0, "attack c3 c4 army army army")
+    dice.set(5, 1, 1, 1, 1)  # Archers' 5: a Blue unit falls before the round; then 3 + 1 dice
+    pos.play(0, "play archers")
+    assert len(_round(pos)["defender"]["dice"]) == 1
+
+
+def test_peltasts_cancel_a_hit_on_a_five(dice: Dice) -> None:
+    pos = _fight()
+    _give(pos, 1, "peltasts")
+    pos.play(0, "attack c3 c4 army army army")
+    dice.set(6, 1, 2, 2, 1, 1, 1)  # Peltasts roll 6, 1; Red 2 + 2 + 1 = 5: one hit, cancelled
+    pos.play(1, "play peltasts")
+    assert _round(pos)["attacker"]["hits"] == 0
+
+
+def test_heavy_resistance_lowers_the_attackers_value(dice: Dice) -> None:
+    pos = _fight()
+    _give(pos, 1, "heavy_resistance")
+    pos.play(0, "attack c3 c4 army army army")
+    dice.set(2, 2, 2, 1, 1)
+    pos.play(1, "play heavy-resistance")
+    assert _round(pos)["attacker"]["cv"] == 3  # 6 - 3 attacking units
+
+
+def test_tactical_retreat_ends_the_battle_before_the_dice() -> None:
+    pos = _fight()
+    _give(pos, 1, "tactical_retreat")
+    pos.play(0, "attack c3 c4 army army army")
+    pos.play(1, "play tactical-retreat")
+    battle = pos.state.battles[-1]
+    assert battle["winner"] == 0 and not battle["rounds"]
+    assert sum(1 for u in pos.state.units if u.owner == 1 and u.kind == "army") == 2
+    assert not any(u.owner == 1 and u.space == "c4" for u in pos.state.units)
+
+
+def test_scout_cancels_and_takes_the_attackers_card(dice: Dice) -> None:
+    pos = _fight()
+    _give(pos, 0, "high_morale")
+    _give(pos, 1, "scout")
+    pos.play(0, "attack c3 c4 army army army")
+    pos.play(0, "play high-morale")
+    dice.set(1, 1, 1, 1, 1)
+    pos.play(1, "play scout")
+    assert _round(pos)["attacker"]["cv"] == 3
+    assert [DECKS.actions[c].combat for c in pos.state.decks["hands"][1]] == ["high_morale"]
+
+
+def test_martyr_trades_a_unit_for_a_unit(dice: Dice) -> None:
+    pos = _fight()
+    _give(pos, 0, "martyr")
+    pos.play(0, "attack c3 c4 army army army")
+    dice.set(1, 1, 1, 1)
+    pos.play(0, "play martyr")
+    r = _round(pos)
+    assert len(r["attacker"]["dice"]) == 2 and len(r["defender"]["dice"]) == 1
+
+
+def test_encircled_may_kill_one_more_after_the_hits(dice: Dice) -> None:
+    pos = _fight()
+    _give(pos, 0, "encircled")
+    pos.play(0, "attack c3 c4 army army army")
+    dice.set(2, 2, 1, 1, 1, 6)  # Red 5: one hit; Blue 2: none; Encircled rolls 6
+    pos.play(0, "play encircled")
+    assert not any(u.owner == 1 for u in pos.state.units)
+
+
+def test_siege_ignores_a_fortress_unless_two_food_are_paid(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics").advances(1, "tactics")
+    pos.city(1, "c4", name="Troy", pieces=("fortress",))
+    pos.units(0, "c3", army=3).units(1, "c4", army=1)
+    _give(pos, 0, "siege")
+    pos.give(1, food=0).turn(0)
+    pos.play(0, "attack c3 c4 army army army")
+    if pos.state.pending.get("kind") == "siege":
+        pos.play(0, "no siege")
+    dice.set(1, 1, 1, 1)
+    pos.play(0, "play siege")
+    assert len(_round(pos)["defender"]["dice"]) == 1  # no Fortress die
