@@ -144,7 +144,7 @@ def test_assassination_costs_the_victim_an_action_next_turn() -> None:
     assert pos.state.active == 1 and pos.state.actions_left == 2
 
 
-def test_cards_that_need_battles_are_not_offered_yet() -> None:
+def test_battle_cards_wait_for_a_battle_and_cultural_takeover_is_not_offered() -> None:
     pos = base().hand(0, "inspiration", "hero_general", "great_ideas", "mercenaries").turn(0)
     assert not any(m.startswith("play") for m in pos.moves(0))
 
