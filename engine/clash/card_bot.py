@@ -23,7 +23,7 @@ PLAY_SCORE = {
     "explorer": 42,
     "militia": 30,
     "new_plans": 26,
-    "assassination": 22,
+    "assassination": 9,
     "production_focus": 18,
     "spy": 12,
     "inspiration": 77,
@@ -47,10 +47,18 @@ HARMFUL = {
 }
 
 
-def play_score(a: Action) -> float:
-    """How much the bot wants to play a card now."""
+def play_score(a: Action, state: State | None = None, seat: int = 0) -> float:
+    """How much the bot wants to play a card now. Culture tokens are saved for a wonder once
+    the player works towards a wonder (a wonder costs 5 of them)."""
     if a.kind == "great":
         return 78
+    if state is not None and a.kind == "play":
+        from engine.clash.bot_culture import saving_for_wonder
+        from engine.clash.cards_data import DECKS
+
+        card = next(c for c in DECKS.actions.values() if c.effect == a.name)
+        if card.culture and (saving_for_wonder(state, seat) or "engineering" in state.pl[seat].advances):
+            return 5
     return PLAY_SCORE.get(a.name, 10)
 
 
@@ -69,7 +77,7 @@ def choose(state: State, seat: int, actions: list[Action]) -> Action:
     if do == "mood" and "protect" in names:
         return pick("protect")
     if do == "claim":
-        return next((a for a in actions if a.name != "none"), actions[-1])
+        return _claim(state, seat, actions)
     if do == "optional":
         return pick("decline" if DECKS.events[str(step["card"])].effect in HARMFUL else "accept")
     if do in ("spy_swap", "plans_more"):
@@ -107,3 +115,21 @@ def combat_card(state: State, seat: int, actions: list[Action]) -> Action:
     if tactics and int(state.battle.get("round", 1)) == 1:
         return tactics[0]
     return next((a for a in actions if a.kind == "nocard"), actions[0])
+
+
+def _claim(state: State, seat: int, actions: list[Action]) -> Action:
+    """Declare objectives; those paid with resources wait while the player saves for a wonder."""
+    from engine.clash.bot_culture import saving_for_wonder
+    from engine.clash.cards_data import DECKS, slug
+
+    paying = {
+        slug(half.name)
+        for card in DECKS.objectives.values()
+        for half in (card.upper, card.lower)
+        if half.check == "pay"
+    }
+    saving = saving_for_wonder(state, seat)
+    for a in actions:
+        if a.name != "none" and not (saving and a.name in paying):
+            return a
+    return next(a for a in actions if a.name == "none")

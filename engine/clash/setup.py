@@ -21,10 +21,11 @@ OPTION_HELP = {
     "variable_end": "true: the 7-round track where the first player rolls for the end in the last five turns",
     "no_events": "true: events apply only their symbol (gold mine, exhausted land, Barbarians)",
     "optional_events": "true: a player may decline an event's main effect (its symbol still applies)",
+    "wonderful_end": "true: A Wonderful End, the 7-round track where a wonder built in the last five turns ends the "
+    "game after that round",
 }
-NOT_YET = {
-    "wonderful_end": "A Wonderful End needs the wonders, which arrive with the second part of Clash of Cultures.",
-}
+NOT_YET: dict[str, str] = {}
+"""Options of the box not yet played (none left)."""
 
 
 def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -45,6 +46,8 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
         raise InvalidOptions("Choose either no events or optional events, not both.")
     if opts.get("four_rounds") and opts.get("variable_end"):
         raise InvalidOptions("Choose either the four-round game or the variable end, not both.")
+    if opts.get("wonderful_end") and (opts.get("four_rounds") or opts.get("variable_end")):
+        raise InvalidOptions("A Wonderful End is played on the 7-round track instead of the variable end.")
     return opts
 
 

@@ -146,6 +146,8 @@ class State:
     decks: dict[str, Any] = field(default_factory=dict)
     """The three card decks, hands, discards and card effects in play (:mod:`engine.clash.decks`)."""
     end_reason: str = ""
+    wonder_end: bool = False
+    """A Wonderful End: a wonder was built in the last five turns; the round ends the game."""
     changed: list[str] = field(default_factory=list)
     """Hexes changed since the active player's turn began (image highlight)."""
     prev_changed: list[str] = field(default_factory=list)
@@ -253,6 +255,7 @@ class State:
             card_log=[list(e) for e in self.card_log],
             decks=copy_decks(self.decks) if self.decks else {},
             end_reason=self.end_reason,
+            wonder_end=self.wonder_end,
             changed=list(self.changed),
             prev_changed=list(self.prev_changed),
             terrain=dict(self.terrain),

@@ -14,6 +14,7 @@ import pytest
 import renderer
 from engine.clash.builder import GAME
 from engine.clash.cards_data import DECKS
+from engine.clash.data import TABLES
 from engine.clash.state import State
 
 
@@ -40,6 +41,9 @@ def public_names(s: State) -> set[str]:
             names.add(DECKS.objectives[card].half(half).name)
         names.update(DECKS.events[c].name for c in d["great"][seat])
     names.update(DECKS.events[c].name for c in DECKS.events)  # event cards are drawn face up
+    # Words that are also names of public things ("Draft" is an advance and an objective).
+    names.update(a.name for a in TABLES.advances.values())
+    names.update(w.name for w in TABLES.wonders.values())
     return names
 
 
