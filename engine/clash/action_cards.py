@@ -38,9 +38,8 @@ from engine.clash.state import State
 from engine.core.events import Event, private, public
 from engine.core.text import count, join_words
 
-COMBAT_ONLY = ("cultural_takeover",)
-"""Effects not offered: they need rules of other parts (a Mercenaries attack, influence on a
-Barbarian settlement, a truce the attack rules respect) that this module does not reach."""
+COMBAT_ONLY: tuple[str, ...] = ()
+"""Effects never offered as a play (none: every card of the deck is played somewhere)."""
 
 
 def card_name(effect: str) -> str:
@@ -148,6 +147,14 @@ def _can_effect(state: State, seat: int, effect: str) -> bool:
         return "won_land" in facts(state, seat) and any(c.mood != "happy" for c in state.cities_of(seat))
     if effect == "great_ideas":
         return any(f == "won_land" or f.startswith("capture:") for f in facts(state, seat))
+    if effect == "cultural_takeover":
+        from engine.clash.influence import USED
+
+        return (
+            any(c.owner < 0 and c.size == 1 for c in state.cities)
+            and USED not in p.used
+            and "cultural_takeover" not in flags(state, seat)
+        )
     if effect == "mercenaries":
         return bool(mercenary_camps(state, seat))
     if effect == "negotiations":
@@ -196,6 +203,9 @@ def card_turn_options(state: State, seat: int, base: list[Action]) -> list[Actio
     """What the cards add to a turn: card plays, great persons, the collects of Production
     Focus and Mass Production (offered for the cities ``base`` lets collect)."""
     out = play_options(state, seat)
+    from engine.clash.takeover import takeover_options
+
+    out.extend(takeover_options(state, seat))
     active = set(flags(state, seat)) & {"production_focus", "mass_production"}
     if not active:
         return out
@@ -275,7 +285,7 @@ def play(state: State, seat: int, action: Action) -> list[Event]:
         steps.append({"do": "spy", "seat": seat})
     elif effect == "city_development":
         steps.append({"do": "develop", "seat": seat})
-    elif effect in ("production_focus", "mass_production"):
+    elif effect in ("production_focus", "mass_production", "cultural_takeover"):
         state.decks["flags"][seat].append(effect)
     elif effect == "explorer":
         steps.append(unit_step(seat, "settler"))

@@ -66,6 +66,7 @@ VERBS = (
     "play",
     "choose",
     "claim",
+    "takeover",
     "influence",
     "boost",
     "wonder",

@@ -70,6 +70,8 @@ def after_action(state: State, seat: int, action: Action, before: dict[str, Any]
         add_fact(state, seat, f"found:{action.space}")
     elif action.kind == "build" and "draft" in action.flags:
         add_fact(state, seat, "draft")
+    elif action.kind == "influence" and "cultural_takeover" in state.decks["flags"][seat]:
+        state.decks["flags"][seat].remove("cultural_takeover")  # the card's next influence is spent
     elif action.kind == "collect" and ({"focus", "mass"} & set(action.flags)):
         used = "production_focus" if "focus" in action.flags else "mass_production"
         state.decks["flags"][seat].remove(used)

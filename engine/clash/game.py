@@ -77,6 +77,7 @@ GROUPS = {
     "play": "cards",
     "choose": "choices",
     "claim": "objectives",
+    "takeover": "cultural influence",
     "influence": "cultural influence",
     "wonder": "wonders",
     "gardens": "wonders",

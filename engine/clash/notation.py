@@ -66,6 +66,9 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
         return "no raze"
     if k == "first":
         return f"first {TABLES.colours[a.n].lower()}"
+    if k == "takeover":
+        boost = f" {a.n}" if a.n else ""
+        return f"takeover {city} {a.to}{boost}"
     if k in ("play", "great", "choose", "tactic"):
         from engine.clash.cards_data import DECKS
         from engine.clash.cards_data import slug as card_slug

@@ -363,6 +363,10 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         from engine.clash.action_cards import play
 
         events.extend(play(state, seat, action))
+    elif kind == "takeover":
+        from engine.clash.takeover import attempt
+
+        events.extend(attempt(state, seat, action))
     elif kind == "taxes":
         state.actions_left -= 1
         p.used.append("taxes")

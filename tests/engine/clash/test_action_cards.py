@@ -144,7 +144,7 @@ def test_assassination_costs_the_victim_an_action_next_turn() -> None:
     assert pos.state.active == 1 and pos.state.actions_left == 2
 
 
-def test_battle_cards_wait_for_a_battle_and_cultural_takeover_is_not_offered() -> None:
+def test_battle_cards_wait_for_a_battle() -> None:
     pos = base().hand(0, "inspiration", "hero_general", "great_ideas", "mercenaries").turn(0)
     assert not any(m.startswith("play") for m in pos.moves(0))
 
@@ -179,3 +179,39 @@ def test_hero_general_and_great_ideas_need_a_won_land_battle() -> None:
     assert pos.state.pl[0].res["ideas"] == 2
     pos.play(0, "play hero-general")  # Athens is the only city: it becomes happy at once
     assert pos.state.city_at("d2").mood == "happy"  # type: ignore[union-attr]
+
+
+def test_cultural_takeover_turns_a_barbarian_settlement_into_a_city(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.clash import takeover
+    from engine.clash.state import BARBARIAN
+
+    pos = base().hand(0, "cultural_takeover")
+    pos.city(BARBARIAN, "d3")
+    pos.units(BARBARIAN, "d3", army=2)
+    pos.turn(0)
+    pos.play(0, "play cultural-takeover")
+    assert "takeover athens d3" in pos.moves(0)
+    monkeypatch.setattr(takeover, "roll_die", lambda state: 5)
+    pos.play(0, "takeover athens d3")
+    pos.play(0, "choose army")
+    city = pos.state.city_at("d3")
+    assert city is not None and city.owner == 0 and city.mood == "angry"
+    assert [u.owner for u in pos.state.units if u.space == "d3"] == [0]
+    assert pos.state.actions_left == 2
+    assert not any(m.startswith("takeover") for m in pos.moves(0))  # one success per turn
+
+
+def test_cultural_takeover_failure_can_be_bought_with_culture_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.clash import takeover
+    from engine.clash.state import BARBARIAN
+
+    pos = base().hand(0, "cultural_takeover").tokens(0, culture_level=2, culture=2)
+    pos.city(BARBARIAN, "d3")
+    pos.turn(0)
+    pos.play(0, "play cultural-takeover")
+    monkeypatch.setattr(takeover, "roll_die", lambda state: 3)
+    pos.play(0, "takeover athens d3")
+    assert set(pos.moves(0)) == {"choose boost", "choose accept"}
+    pos.play(0, "choose boost")
+    assert pos.state.city_at("d3").owner == 0  # type: ignore[union-attr]
+    assert pos.state.pl[0].culture_tokens == 0
