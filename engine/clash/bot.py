@@ -145,6 +145,10 @@ def score(state: State, seat: int, a: Action) -> float:
         from engine.clash.card_bot import play_score
 
         return play_score(a, state, seat)
+    if k == "takeover":
+        from engine.clash.card_bot import takeover_score
+
+        return takeover_score(state, seat, a)
     if k in CULTURE_SCORED:
         return culture_score(state, seat, a)
     if k == "theater":

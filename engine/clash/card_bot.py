@@ -31,6 +31,7 @@ PLAY_SCORE = {
     "hero_general": 50,
     "mercenaries": 20,
     "negotiations": 8,
+    "cultural_takeover": 6,
 }
 """Scores on the scale of :func:`engine.clash.bot.score` (founding a city is 100)."""
 HARMFUL = {
@@ -47,11 +48,25 @@ HARMFUL = {
 }
 
 
+def takeover_score(state: State, seat: int, a: Action) -> float:
+    """A takeover gains a city: worth an action unless culture tokens are saved for a wonder."""
+    from engine.clash.bot_culture import saving_for_wonder
+
+    return 5 if a.n and saving_for_wonder(state, seat) else 48
+
+
 def play_score(a: Action, state: State | None = None, seat: int = 0) -> float:
     """How much the bot wants to play a card now. Culture tokens are saved for a wonder once
     the player works towards a wonder (a wonder costs 5 of them)."""
     if a.kind == "great":
         return 78
+    if state is not None and a.name == "cultural_takeover":
+        from engine.clash.takeover import FLAG, takeover_options
+
+        state.decks["flags"][seat].append(FLAG)
+        ready = any(not t.n for t in takeover_options(state, seat))
+        state.decks["flags"][seat].remove(FLAG)
+        return 47 if ready else 0
     if state is not None and a.kind == "play":
         from engine.clash.bot_culture import saving_for_wonder
         from engine.clash.cards_data import DECKS
