@@ -126,7 +126,9 @@ def _can_effect(state: State, seat: int, effect: str) -> bool:
     if effect in ("production_focus", "mass_production"):
         return not ({"production_focus", "mass_production"} & set(flags(state, seat)))
     if effect == "explorer":
-        return bool(unit_cities(state, seat, "settler"))
+        from engine.clash.card_explore import entry_spaces
+
+        return bool(unit_cities(state, seat, "settler") or entry_spaces(state, seat))
     if effect == "leadership":
         return True
     if effect == "assassination":
@@ -288,6 +290,8 @@ def play(state: State, seat: int, action: Action) -> list[Event]:
     elif effect in ("production_focus", "mass_production", "cultural_takeover"):
         state.decks["flags"][seat].append(effect)
     elif effect == "explorer":
+        # Decision: "and/or": the exploration may be skipped; the settler follows when possible.
+        steps.append({"do": "card_explore", "seat": seat, "optional": True})
         steps.append(unit_step(seat, "settler"))
     elif effect == "leadership":
         state.actions_left += 1

@@ -61,7 +61,7 @@ def no_choice(state: State, step: Step) -> list[str] | None:
 
 def _load() -> None:
     # The rules modules register their handlers when imported.
-    from engine.clash import action_cards, events, objectives, takeover  # noqa: F401
+    from engine.clash import action_cards, card_explore, events, objectives, takeover  # noqa: F401
 
 
 def push(state: State, *steps: Step, front: bool = True) -> None:

@@ -459,7 +459,7 @@ def _new_government(state: State, step: Step, choice: str) -> list[Event]:
 
 # ------------------------------------------------------------------ great persons
 GREAT_BONUS_TEXT = {
-    "explorer": "a settler",
+    "explorer": "a new region and a city",
     "artist": "a happy city",
     "prophet": "a temple",
     "philosopher": "2 ideas",
@@ -536,7 +536,7 @@ def _great_bonus(state: State, step: Step, choice: str) -> list[Event]:
     b = step["bonus"]
     me = colour(seat)
     if b == "explorer":
-        push(state, unit_step(seat, "settler"))
+        push(state, {"do": "card_explore", "seat": seat, "found": True})
         return []
     if b == "artist":
         city = city_by_word(state, choice)

@@ -215,3 +215,38 @@ def test_cultural_takeover_failure_can_be_bought_with_culture_tokens(monkeypatch
     pos.play(0, "choose boost")
     assert pos.state.city_at("d3").owner == 0  # type: ignore[union-attr]
     assert pos.state.pl[0].culture_tokens == 0
+
+
+def _answer_map_choices(pos: Position) -> None:
+    """Turn an explored region / place its Barbarians as the automatic player would."""
+    while pos.state.pending and pos.state.pending["kind"] in ("orient", "barbarians"):
+        seat = int(pos.state.pending["seat"])
+        pos.state = GAME.apply(pos.state, seat, GAME.auto_action(pos.state, seat, 0)).state
+
+
+def test_explorer_reveals_a_region_next_to_a_city_and_gives_a_settler() -> None:
+    pos = Position(2).clear_units().hand(0, "explorer").tokens(0, culture_level=1, culture=1).turn(0)
+    hidden = sum(1 for s in pos.state.slots if not s.revealed)
+    pos.play(0, "play explorer")
+    assert "choose none" in pos.moves(0) and "choose d3" in pos.moves(0)
+    pos.play(0, "choose d3")
+    _answer_map_choices(pos)
+    assert sum(1 for s in pos.state.slots if not s.revealed) == hidden - 1
+    assert pos.state.terrain["d3"] != "sea"  # explored from D3: rule 1
+    assert [u.kind for u in pos.state.units if u.owner == 0] == ["settler"]
+
+
+def test_great_explorer_reveals_and_may_found_a_city_without_a_settler() -> None:
+    from tests.engine.clash.test_events import trigger
+
+    pos = Position(2).clear_units().turn(0)
+    trigger(pos, 0, "evt15")  # its exhausted-land symbol asks for a space first
+    pos.play(0, pos.moves(0)[0])
+    pos.play(0, "play great-explorer")  # Fishing, the one Maritime advance Red may take, comes at once
+    assert "fishing" in pos.state.pl[0].advances
+    pos.play(0, "choose d3")
+    _answer_map_choices(pos)
+    spaces = [m.split()[1] for m in pos.moves(0) if m != "choose none"]
+    assert spaces
+    pos.play(0, f"choose {spaces[0]}")
+    assert pos.state.city_at(spaces[0]) is not None and len(pos.state.cities_of(0)) == 2
