@@ -224,7 +224,12 @@ class ClashGame(Game[State, Action]):
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         """See :mod:`engine.clash.view`; the cards of ``seat``'s hands only in its own view."""
-        return build_view(state, seat) | hidden_view(state, seat)
+        view = build_view(state, seat) | hidden_view(state, seat)
+        for p, counts in zip(view["players"], view.get("card_counts", []), strict=False):
+            p["action_cards"] = counts["actions"]
+            p["objective_cards"] = counts["objectives"]
+            p["objectives_done"] = len(state.decks["done"][p["seat"]])
+        return view
 
     def private_summary(self, state: State, seat: Seat) -> str:
         """The seat's action and objective cards."""
