@@ -30,13 +30,13 @@ from engine.clash.card_flow import Step, handler, push, run_steps
 from engine.clash.cards_data import DECKS, slug
 from engine.clash.cities import can_activate, collect_spaces, effective_size, finish_activation, grow, grow_cost
 from engine.clash.data import TABLES
-from engine.clash.decks import add_fact, advance_truces, deal, draw, facts, flags, hand, in_play, shuffle_back
-from engine.clash.events import great_usable
+from engine.clash.decks import add_fact, advance_truces, deal, draw, facts, flags, hand, in_play
+from engine.clash.great_persons import great_usable
 from engine.clash.notation import city_word
 from engine.clash.resources import gain
 from engine.clash.state import State
-from engine.core.events import Event, private, public
-from engine.core.text import count, join_words
+from engine.core.events import Event, public
+from engine.core.text import count
 
 COMBAT_ONLY: tuple[str, ...] = ()
 """Effects never offered as a play (none: every card of the deck is played somewhere)."""
@@ -158,6 +158,8 @@ def _can_effect(state: State, seat: int, effect: str) -> bool:
             and "cultural_takeover" not in flags(state, seat)
         )
     if effect == "mercenaries":
+        from engine.clash.mercenaries import mercenary_camps
+
         return bool(mercenary_camps(state, seat))
     if effect == "negotiations":
         # Decision: "at the start of your turn" = before the turn's first action (trade route
@@ -452,103 +454,6 @@ def _develop(state: State, step: Step, choice: str) -> list[Event]:
     return [public(f"{colour(seat)} adds a {building} to {city.name}{tail}.", "card")]
 
 
-# ------------------------------------------------------------------ Spy
-@handler(
-    "spy",
-    lambda s, st: [
-        colour_word(o) for o in range(s.players) if o != int(st["seat"]) and (hand(s, o) or s.decks["goals"][o])
-    ],
-    lambda s, st: "choose the player you spy on",
-)
-def _spy(state: State, step: Step, choice: str) -> list[Event]:
-    seat = int(step["seat"])
-    other = seat_of(choice)
-    cards = [DECKS.actions[c].name for c in hand(state, other)]
-    goals = [
-        f"{DECKS.objectives[c].upper.name} / {DECKS.objectives[c].lower.name}" for c in state.decks["goals"][other]
-    ]
-    text = (
-        f"{colour(other)} holds: action cards {join_words(cards) or 'none'}; "
-        f"objective cards {join_words(goals) or 'none'}."
-    )
-    push(state, {"do": "spy_swap", "seat": seat, "other": other})
-    return [public(f"{colour(seat)} spies on {colour(other)}.", "card"), private(seat, text, "card")]
-
-
-def _swap_options(state: State, step: Step) -> list[str] | None:
-    seat, other = int(step["seat"]), int(step["other"])
-    out = ["none"]
-    for mine in dict.fromkeys(action_label(c) for c in hand(state, seat)):
-        for theirs in dict.fromkeys(action_label(c) for c in hand(state, other)):
-            out.append(f"{mine}-for-{theirs}")
-    for mine in dict.fromkeys(objective_label(c) for c in state.decks["goals"][seat]):
-        for theirs in dict.fromkeys(objective_label(c) for c in state.decks["goals"][other]):
-            out.append(f"{mine}-for-{theirs}")
-    return out
-
-
-@handler(
-    "spy_swap",
-    _swap_options,
-    lambda s, st: "swap one of your cards for one of his of the same type, or `choose none`",
-    secret=True,
-    always_ask=True,
-)
-def _spy_swap(state: State, step: Step, choice: str) -> list[Event]:
-    if choice == "none":
-        return []
-    seat, other = int(step["seat"]), int(step["other"])
-    mine, theirs = choice.split("-for-")
-    for key, label in (("hands", action_label), ("goals", objective_label)):
-        a = next((c for c in state.decks[key][seat] if label(c) == mine), "")
-        b = next((c for c in state.decks[key][other] if label(c) == theirs), "")
-        if a and b:
-            state.decks[key][seat].remove(a)
-            state.decks[key][other].remove(b)
-            state.decks[key][seat].append(b)
-            state.decks[key][other].append(a)
-            what = "an action card" if key == "hands" else "an objective card"
-            return [public(f"{colour(seat)} swaps {what} with {colour(other)}.", "card")]
-    raise AssertionError("spy swap of unknown cards")
-
-
-# ------------------------------------------------------------------ New Plans
-def _plans_options(state: State, step: Step) -> list[str] | None:
-    return list(dict.fromkeys(objective_label(c) for c in step["held_objectives"]))
-
-
-@handler("plans_keep", _plans_options, lambda s, st: "choose the objective card you keep", secret=True)
-def _plans_keep(state: State, step: Step, choice: str) -> list[Event]:
-    seat = int(step["seat"])
-    drawn = list(step["held_objectives"])
-    kept = next(c for c in drawn if objective_label(c) == choice)
-    drawn.remove(kept)
-    state.decks["goals"][seat].append(kept)
-    if drawn:
-        push(state, {"do": "plans_more", "seat": seat, "held_objectives": drawn})
-    return [public(f"{colour(seat)} keeps a new objective card.", "card")]
-
-
-@handler(
-    "plans_more",
-    lambda s, st: ["none", *dict.fromkeys(objective_label(c) for c in s.decks["goals"][int(st["seat"])])],
-    lambda s, st: "discard an objective card from your hand to keep the other new one too, or `choose none`",
-    secret=True,
-    always_ask=True,
-)
-def _plans_more(state: State, step: Step, choice: str) -> list[Event]:
-    seat = int(step["seat"])
-    rest = list(step["held_objectives"])
-    if choice != "none":
-        old = next(c for c in state.decks["goals"][seat] if objective_label(c) == choice)
-        state.decks["goals"][seat].remove(old)
-        state.decks["goals"][seat].extend(rest)
-        shuffle_back(state, "objective", [old])
-        return [public(f"{colour(seat)} exchanges an objective card.", "card")]
-    shuffle_back(state, "objective", rest)
-    return []
-
-
 # ------------------------------------------------------------------ turn bookkeeping
 def new_turn(state: State) -> None:
     """Start of a turn: this turn's facts and card effects end; lost actions are taken."""
@@ -574,84 +479,3 @@ def status_draws(state: State, order: list[int]) -> None:
 def turn_key(state: State) -> list[int]:
     """Identifies the current turn (a change means a new turn began)."""
     return [state.round, state.turn, state.active, int(state.phase == "turn")]
-
-
-# ------------------------------------------------------------------ Mercenaries
-def _merc_budget(state: State, seat: int) -> int:
-    p = state.pl[seat]
-    return p.res["food"] + p.res["wood"] + p.res["ore"] + p.res["gold"] + p.culture_tokens
-
-
-def mercenary_targets(state: State, seat: int, camp: str) -> list[str]:
-    """Other players' cities within 2 spaces of the settlement (never the Great Wall owner's, D-32)."""
-    from engine.clash.combat import great_wall_owner
-
-    near = distances_from(state, camp, 2)
-    wall = great_wall_owner(state)
-    return [c.space for c in state.cities if c.owner >= 0 and c.owner not in (seat, wall) and c.space in near]
-
-
-def mercenary_camps(state: State, seat: int) -> list[str]:
-    """Barbarian settlements within 2 spaces of ``seat``'s cities or army units, with units, a
-    target and a price ``seat`` can pay (1 food, wood, ore or culture token per unit; Decision:
-    gold may stand in, as in any payment)."""
-    from engine.clash.barbarians import barbarian_units_at, camps
-
-    mine = {c.space for c in state.cities_of(seat)} | {
-        u.space for u in state.units if u.owner == seat and u.kind == "army"
-    }
-    out = []
-    for camp in camps(state):
-        n = len(barbarian_units_at(state, camp.space))
-        if not n or n > _merc_budget(state, seat) or not mercenary_targets(state, seat, camp.space):
-            continue
-        if any(camp.space in distances_from(state, sp, 2) for sp in mine):
-            out.append(camp.space)
-    return out
-
-
-@handler(
-    "merc_camp",
-    lambda s, st: mercenary_camps(s, int(st["seat"])),
-    lambda s, st: "choose the Barbarian settlement you hire",
-)
-def _merc_camp(state: State, step: Step, choice: str) -> list[Event]:
-    from engine.clash.barbarians import barbarian_units_at
-
-    seat = int(step["seat"])
-    p = state.pl[seat]
-    due = len(barbarian_units_at(state, choice))
-    paid: list[str] = []
-    # Decision: paid in food, wood, ore, culture tokens, then gold.
-    for res in ("food", "wood", "ore", "culture", "gold"):
-        while due:
-            if res == "culture" and p.culture_tokens:
-                p.culture_tokens -= 1
-            elif res != "culture" and p.res[res]:
-                p.res[res] -= 1
-            else:
-                break
-            paid.append(res)
-            due -= 1
-    push(state, {"do": "merc_target", "seat": seat, "camp": choice})
-    what = join_words(
-        [
-            count(paid.count(r), "culture token") if r == "culture" else f"{paid.count(r)} {r}"
-            for r in dict.fromkeys(paid)
-        ]
-    )
-    return [public(f"{colour(seat)} hires the Barbarians of {choice.upper()} for {what}.", "card")]
-
-
-@handler(
-    "merc_target",
-    lambda s, st: [city_word(s, sp) for sp in mercenary_targets(s, int(st["seat"]), str(st["camp"]))],
-    lambda s, st: "choose the city the Barbarians attack",
-)
-def _merc_target(state: State, step: Step, choice: str) -> list[Event]:
-    from engine.clash.barbarians import begin_attack
-    from engine.clash.combat import sentence
-
-    city = city_by_word(state, choice)
-    lines = begin_attack(state, city.owner, str(step["camp"]), city.space, None)
-    return [public(sentence(lines), "barbarians")] if lines else []

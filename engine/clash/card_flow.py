@@ -61,7 +61,16 @@ def no_choice(state: State, step: Step) -> list[str] | None:
 
 def _load() -> None:
     # The rules modules register their handlers when imported.
-    from engine.clash import action_cards, card_explore, events, objectives, takeover  # noqa: F401
+    from engine.clash import (  # noqa: F401
+        action_cards,
+        card_explore,
+        card_spying,
+        events,
+        great_persons,
+        mercenaries,
+        objectives,
+        takeover,
+    )
 
 
 def push(state: State, *steps: Step, front: bool = True) -> None:
