@@ -87,7 +87,9 @@ def after_action(state: State, seat: int, action: Action, before: dict[str, Any]
         from engine.clash.turns import run_status
 
         events.extend(run_status(state))
+    state.decks["actor"] = seat
     events.extend(check_immediate(state))
+    state.decks["actor"] = -1
     _turn_changes(state, turn_key(state))
     events.extend(draw_logged(state))
     return events

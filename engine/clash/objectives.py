@@ -173,6 +173,8 @@ def immediate_facts(state: State, seat: int, obj: Objective) -> list[str]:
                 out.append(key)
         return out
     if k == "terror_regime":
+        if state.decks.get("actor") != seat:
+            return []  # "after one of your actions"
         angry = sum(1 for c in state.cities_of(seat) if c.mood == "angry")
         return [f"terror:{state.round}:{state.turn}"] if angry >= n else []
     fact_name = IMMEDIATE_FACTS.get(k, "")

@@ -109,3 +109,15 @@ def test_writing_draws_one_action_and_one_objective() -> None:
     pos = Position(2).advances(0, "voting", "philosophy").give(0, food=2).turn(0)
     pos.play(0, "advance writing")
     assert len(pos.state.decks["hands"][0]) == 1 and len(pos.state.decks["goals"][0]) == 1
+
+
+def test_terror_regime_counts_after_the_holders_own_action() -> None:
+    pos = Position(2).clear_units().reveal_all().goals(0, "obj29").goals(1)
+    for space, name in (("c2", "Sparta"), ("e2", "Corinth"), ("c3", "Argos")):
+        pos.city(0, space, name=name, mood="angry")
+    pos.turn(1)
+    pos.state.city_at("d2").mood = "angry"  # type: ignore[union-attr]
+    pos.play(1, "end")  # Blue's action: Red's four angry cities do not count yet
+    assert pos.state.decks["done"][0] == []
+    pos.play(0, "end")  # Red's own action
+    assert pos.state.decks["done"][0] == ["obj29:lower"]
