@@ -35,6 +35,7 @@ WAITING: Final[Mapping[str, str]] = {
     "raze": "to decide on razing a city",
     "first": "to choose the first player",
     "reserve": "to reserve a wonder",
+    "card": "to answer an event or a card",
     "boost": "to decide on culture tokens for the influence roll",
     "pyramids": "to make the Pyramids' free influence attempts",
     "lighthouse": "to move a ship with the Lighthouse",

@@ -150,6 +150,14 @@ def score(state: State, seat: int, a: Action) -> float:
         return a.n
     if k in ("taxes", "liberties", "cartography"):
         return 35
+    if k in ("play", "great"):
+        from engine.clash.card_bot import play_score
+
+        return play_score(a, state, seat)
+    if k == "takeover":
+        from engine.clash.card_bot import takeover_score
+
+        return takeover_score(state, seat, a)
     if k in CULTURE_SCORED:
         return culture_score(state, seat, a)
     if k == "theater":
@@ -175,6 +183,14 @@ def auto_action(state: State, seat: int, seed: int) -> Action:
         return max(actions, key=lambda a: (pick(a), -actions.index(a)))
     if state.pending and state.pending["kind"] == "first":
         return Action("first", n=seat)
+    if state.pending and state.pending["kind"] == "card":
+        from engine.clash.card_bot import choose
+
+        return choose(state, seat, actions)
+    if state.pending and state.pending["kind"] == "combat_card":
+        from engine.clash.card_bot import combat_card
+
+        return combat_card(state, seat, actions)
     if state.pending and state.pending["kind"] in COMBAT_KINDS:
         return combat_choice(state, seat, actions)
     scored = [(score(state, seat, a), a) for a in actions]

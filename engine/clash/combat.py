@@ -60,6 +60,10 @@ def attack_refusal(state: State, seat: int, dest: str, units: list[Unit], items:
     for kind in ("army", "settler"):
         if sum(1 for u in fresh if u.kind == kind) < items.count(kind):
             return "Units that entered a Forest this turn may move on, but not into a battle."
+    from engine.clash.decks import truce_forbids
+
+    if truce_forbids(state, seat, defender_of(state, dest, seat)):
+        return "Negotiations: you may not attack that player this turn."
     city = state.city_at(dest)
     if city is not None and city.owner >= 0 and city.owner != seat:
         p = state.pl[seat]
@@ -71,8 +75,13 @@ def attack_refusal(state: State, seat: int, dest: str, units: list[Unit], items:
 
 
 def ship_attack_allowed(state: State, seat: int, dest: str) -> bool:
-    """Ships may attack foreign Ships on a Sea space (rules 10.1)."""
-    return any(u.space == dest and u.owner != seat and u.kind == "ship" for u in state.units)
+    """Ships may attack foreign Ships on a Sea space (rules 10.1), unless Negotiations forbid it."""
+    from engine.clash.decks import truce_forbids
+
+    return any(
+        u.space == dest and u.owner != seat and u.kind == "ship" and not truce_forbids(state, seat, u.owner)
+        for u in state.units
+    )
 
 
 # ------------------------------------------------------------------ starting

@@ -445,9 +445,11 @@ def finish_orientation(state: State, rotated: bool) -> list[str]:
                 "slot": slot.id,
             }
             return lines
-    else:
+    elif pend["mode"] != "card":  # "card": explored by a card, no unit moves
         lines.append("the ship returns to where it started")
-    lines.extend(barbarians_from_exploration(state, seat, slot.id, pend["dest"] if pend["mode"] == "land" else ""))
+    lines.extend(
+        barbarians_from_exploration(state, seat, slot.id, pend["dest"] if pend["mode"] in ("land", "card") else "")
+    )
     return lines
 
 

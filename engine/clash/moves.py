@@ -90,6 +90,10 @@ def pending_options(state: State) -> list[Action]:
         return [Action("raze", space=c.space) for c in raze_options(state, seat)] + [Action("keep")]
     if kind == "first":
         return [Action("first", n=s) for s in range(state.players)]
+    if kind == "card":
+        from engine.clash.card_flow import pending_options as card_options
+
+        return card_options(state)
     raise AssertionError(f"unknown pending {kind}")
 
 
@@ -179,6 +183,10 @@ def turn_options(state: State, seat: int, with_moves: bool = True) -> list[Actio
         if p.culture_tokens >= 1 and p.mood_tokens < p.happiness_level:
             out.append(Action("theater", name="mood"))
     out.extend(culture_turn_options(state, seat))
+    if state.decks:
+        from engine.clash.action_cards import card_turn_options
+
+        out.extend(card_turn_options(state, seat, out))
     return out
 
 
@@ -190,7 +198,18 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
         state.pending
         and int(state.pending["seat"]) == seat
         and action.kind
-        not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first", *CULTURE_ANSWERS)
+        not in (
+            "orient",
+            "anchor",
+            "barbarians",
+            "income",
+            "advance",
+            "raze",
+            "keep",
+            "first",
+            "choose",
+            *CULTURE_ANSWERS,
+        )
         and action.kind not in CHOICE_VERBS
     ):
         return "First finish the open choice. Type `moves` to see it."

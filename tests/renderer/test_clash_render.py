@@ -35,7 +35,9 @@ def test_renders_every_player_count(players: int) -> None:
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG" and image.size[0] == 1600
     assert data == renderer.render("clash", GAME.view(s, None)) == renderer.render("clash", GAME.view(s, 1))
-    assert renderer.render_private("clash", GAME.view(s, 0)) is None
+    assert renderer.render_private("clash", GAME.view(s, None)) is None  # a spectator holds no card
+    hand = renderer.render_private("clash", GAME.view(s, 0))
+    assert hand is not None and Image.open(io.BytesIO(hand)).format == "PNG"
 
 
 def test_finished_game_and_odd_views() -> None:
