@@ -244,7 +244,9 @@ def claim(store: Store, now: float, limit: int = 200, lease: float = LEASE) -> l
     already a lease per entry, so any number of sweepers share every partition safely."""
     pipe = store.r.pipeline(transaction=False)
     for part in range(PARTITIONS):
-        pipe.eval(_CLAIM_LUA, 1, k_deadlines_in(part), repr(now), str(limit), repr(now + lease))
+        # EVAL by name: redis-py's cluster pipeline has no eval() method but routes the
+        # command by its key like any other
+        pipe.execute_command("EVAL", _CLAIM_LUA, 1, k_deadlines_in(part), repr(now), str(limit), repr(now + lease))
     return [g.decode() if isinstance(g, bytes) else str(g) for ids in pipe.execute() for g in ids]
 
 

@@ -300,6 +300,14 @@ def _unchunk(blob: bytes | None) -> list[dict[str, Any]]:
 
 
 
+def _pairs(raw: Any) -> dict[bytes, bytes]:
+    """An HGETALL answer read inside a MULTI: a dict, or (redis-py's cluster transactions skip
+    the reply parsing) the flat field/value list."""
+    if isinstance(raw, dict):
+        return raw
+    return dict(zip(raw[::2], raw[1::2], strict=True))
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """A message for one platform's outbox (``version`` 0 is filled in at commit)."""
@@ -401,8 +409,8 @@ class Store:
         pipe.get(k_snap(gid))
         pipe.hgetall(k_seats(gid))
         raw_meta, blob, raw_seats = pipe.execute()
-        meta = {k.decode(): v.decode() for k, v in raw_meta.items()}
-        seats = {int(k): v.decode() for k, v in raw_seats.items()}
+        meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
+        seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
         return meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats
 
     def snapshot(self, gid: str) -> tuple[int, str | None]:
