@@ -16,6 +16,7 @@ import redis
 from workers.embedded import EmbeddedServer, free_port
 
 SLOTS = 16384
+FAST_SYNC = ("--repl-diskless-sync-delay", "0")  # a replica's first sync starts at once, not after 5 s
 
 
 def _wait(check: object, timeout: float, what: str) -> None:
@@ -63,7 +64,7 @@ class Cluster:
                 extra=("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                        "--cluster-node-timeout", "3000", "--cluster-replica-validity-factor", "0",
                        # the bus port must be given: the default (port + 10000) fails above 55535
-                       "--cluster-port", str(buses[-1])),
+                       "--cluster-port", str(buses[-1]), *FAST_SYNC),
             )
             self.nodes.append(node.start())
         clients = [self.client(n) for n in self.nodes]
@@ -132,3 +133,64 @@ def _ranges(c: redis.Redis) -> list[tuple[int, int]]:
         if len(master) > 2 and master[2] == me:
             out.append((int(start), int(end)))
     return out
+
+
+@dataclass
+class SentinelSet:
+    """A master, its replica and one Sentinel watching them as ``agora``."""
+
+    root: Path
+    name: str = "agora"
+    master: EmbeddedServer | None = None
+    replica: EmbeddedServer | None = None
+    sentinel: EmbeddedServer | None = None
+
+    @property
+    def url(self) -> str:
+        assert self.sentinel is not None
+        return f"redis+sentinel://127.0.0.1:{self.sentinel.port}/{self.name}"
+
+    def start(self) -> SentinelSet:
+        try:
+            self.master = EmbeddedServer(self.root / "master", persist=False, extra=FAST_SYNC).start()
+            self.replica = EmbeddedServer(
+                self.root / "replica", persist=False, extra=("--replicaof", "127.0.0.1", str(self.master.port))
+            ).start()
+            (self.root / "sentinel").mkdir(parents=True, exist_ok=True)
+            conf = self.root / "sentinel" / "sentinel.conf"  # Sentinel rewrites it: its own file
+            conf.write_text(
+                f"sentinel monitor {self.name} 127.0.0.1 {self.master.port} 1\n"
+                f"sentinel down-after-milliseconds {self.name} 1000\n"
+                f"sentinel failover-timeout {self.name} 5000\n"
+            )
+            self.sentinel = EmbeddedServer(
+                self.root / "sentinel", persist=False, config=conf, extra=("--sentinel",)
+            ).start()
+            replica = redis.Redis(port=self.replica.port, socket_timeout=5)
+            _wait(lambda: replica.info("replication").get("master_link_status") == "up", 20, "replica in sync")
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def failover(self, timeout: float = 20.0) -> float:
+        """``SENTINEL FAILOVER`` once the replica has every write (``WAIT``: Sentinel's failover
+        is asynchronous, unlike ``CLUSTER FAILOVER``); returns the seconds until the replica is
+        the master Sentinel names."""
+        assert self.master and self.replica and self.sentinel
+        t0 = time.monotonic()
+        redis.Redis(port=self.master.port).execute_command("WAIT", 1, 5000)
+        sentinel = redis.Redis(port=self.sentinel.port, socket_timeout=5)
+        _wait(lambda: sentinel.execute_command("SENTINEL", "FAILOVER", self.name) == b"OK", timeout, "failover")
+        _wait(
+            lambda: int(sentinel.execute_command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", self.name)[1])
+            == self.replica.port,  # type: ignore[union-attr]
+            timeout,
+            "the replica promoted",
+        )
+        return time.monotonic() - t0
+
+    def stop(self) -> None:
+        for node in (self.sentinel, self.replica, self.master):
+            if node is not None:
+                node.stop()
