@@ -65,3 +65,16 @@ def test_the_rate_limiter_speaks_every_form(monkeypatch: pytest.MonkeyPatch) -> 
     assert _storage_url("redis+sentinel://s:26379/agora") == "redis+sentinel://s:26379/agora"
     monkeypatch.setenv("REDIS_CLUSTER", "1")
     assert _storage_url("redis://:pw@h:7000/0") == "redis+cluster://:pw@h:7000"
+
+
+def test_settings_name_the_missing_broker_of_a_cluster() -> None:
+    from workers import settings
+
+    with pytest.raises(settings.SettingsError, match="AGORA_BROKER_URL") as err:
+        settings.load({"REDIS_URL": "redis+cluster://127.0.0.1:7000"})
+    assert "Traceback" not in str(err.value)
+    with pytest.raises(settings.SettingsError, match="AGORA_BROKER_URL"):
+        settings.load({"REDIS_URL": "redis://127.0.0.1:7000", "REDIS_CLUSTER": "1"})
+    cfg = settings.load({"REDIS_URL": "redis+cluster://127.0.0.1:7000",
+                         "AGORA_BROKER_URL": "redis://:pw@127.0.0.1:6379/0", "REDIS_CLUSTER": ""})
+    assert cfg.public()["AGORA_BROKER_URL"] == "redis://:***@127.0.0.1:6379/0"
