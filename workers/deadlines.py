@@ -2,7 +2,7 @@
 
 Why a sweep instead of ``eta`` tasks: long ``eta`` tasks are redelivered past the broker's
 visibility timeout and lost on restarts (research/anchors-platform.md §8). The deadline lives
-in the game record and is mirrored into ``agora:deadlines``; the sweeper re-checks the game
+in the game record and is mirrored into its partition's ``agora:{pNN}:deadlines``; the sweeper re-checks the game
 version before acting and de-duplicates reminders with set-if-absent keys, so a restart, a
 second beat or a re-run task does nothing twice.
 """

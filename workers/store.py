@@ -4,7 +4,11 @@ Why Redis only: active games, logs, deadlines and the outbox must survive restar
 process and be shared by every worker and bot; one store with one atomic commit keeps them
 consistent (ARCHITECTURE.md, "Redis").
 
-Key layout (prefix ``agora:``; ``{gid}`` is a hash tag so one game's keys share a slot):
+Key layout (prefix ``agora:``). ``{pNN}`` is the hash tag of the game's partition
+(:func:`partition`: ``crc32(gid) % 64``): every key one commit touches - the game's own keys,
+its partition's deadline index and outbox streams - shares it, so the commit runs on one node
+of a Redis Cluster (deploy/README.md, "Partitions"). Below, ``g:{gid}:x`` stands for
+``{pNN}:g:<gid>:x``:
 
 ===============================  ======  ===================================================
 key                              type    holds
@@ -40,15 +44,18 @@ key                              type    holds
 ``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
 ``chat:{platform}:{chat}``       string  the game id played in that chat
 ``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
-``u:{user}:games``               set     game ids the user plays in ("my games")
+``{pNN}:u:{user}:games``         set     game ids of the partition the user plays in ("my
+                                         games" is the union over the partitions)
 ``names:{platform}``             hash    lower-case display name -> user key (substitutes)
-``deadlines``                    zset    gid -> unix time of its next reminder or timeout
-                                         (mirrored from meta, rebuildable)
-``remind:{gid}:{tv}:{seat}:{l}`` string  reminder de-duplication per step (``turn_v``),
+``{pNN}:deadlines``              zset    gid -> unix time of its next reminder or timeout
+                                         (mirrored from meta, rebuildable), per partition
+``{pNN}:remind:{gid}:{tv}:..``   string  reminder de-duplication per step (``turn_v``),
                                          seat and lead time (set-if-absent, TTL)
-``outbox:{platform}``            stream  messages to deliver; consumer group ``delivery``
+``{pNN}:outbox:{platform}``      stream  messages to deliver; consumer group ``delivery``
 ``sent:{key}``                   string  message keys already delivered (TTL), no resend
 ``callback:{token}``             string  long button payloads (Telegram's 64-byte limit)
+``layout``                       string  ``2`` once an older store was moved to the partitions
+                                         (workers/layout.py)
 ===============================  ======  ===================================================
 
 All times are UTC unix seconds.
