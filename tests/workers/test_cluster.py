@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from tests.support.cluster import Cluster
-from tests.workers.util import A, assert_replays, make_game, wait_for
-from workers import deadlines, outbox, pipeline
+from tests.workers.util import A, B, assert_replays, make_game, wait_for
+from workers import clock, deadlines, lobby, outbox, pipeline
 from workers.store import Store, k_deadlines, k_meta, partition
 
 GAMES = 6  # five human pairs and one game against the automatic player
@@ -74,6 +74,19 @@ def test_games_on_a_cluster_survive_a_master_failover(
     gids.append(make_game(st, users=[A], bots=1, chat="vs-bot"))
     masters = {cluster.master_of(k_meta(g))[0].port for g in gids}
     assert len({partition(g) for g in gids}) == GAMES and len(masters) >= 2, "the games spread over the cluster"
+
+    # the writes beside moves, each in its game's slot or split in order (deploy/README.md)
+    C = "console:carol"
+    clock.set_timer(st, gids[1], A, {"turn_hours": 24})  # WATCH + MULTI: meta, index, outbox
+    clock.substitute(st, gids[2], A, 1, C, "carol")  # and the "my games" entries of both players
+    assert gids[2] in st.user_games(C) and gids[2] not in st.user_games(B)
+    assert st.user_games(A) == sorted(gids)
+    assert lobby.add_table(st, gids[3], "console", "second-table")
+    assert st.chat_game("console", "second-table") == gids[3]
+    waiting = lobby.create(st, "toy", platform="console", chat="lobby", user=B, name="bob")
+    assert waiting in st.user_games(B)
+    lobby.leave(st, waiting, B)
+    assert waiting not in st.user_games(B)
 
     # the sweeper's work on every partition: rebuild the index from the records, claim what is due
     scheduled = deadlines.scheduled(st)
