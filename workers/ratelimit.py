@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse_many
-from limits.storage import RedisStorage
+from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class CommandLimiter:
         self.chat_limits = parse(chat)
         self.enabled = bool(self.user_limits or self.chat_limits)
         self.limiter = (
-            MovingWindowRateLimiter(RedisStorage(_storage_url(redis_url), key_prefix="agora:rate"))
+            MovingWindowRateLimiter(storage_from_string(_storage_url(redis_url), key_prefix="agora:rate"))
             if self.enabled
             else None
         )

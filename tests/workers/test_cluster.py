@@ -19,7 +19,8 @@ import pytest
 
 from tests.support.cluster import Cluster
 from tests.workers.util import A, B, assert_replays, make_game, wait_for
-from workers import clock, deadlines, lobby, outbox, pipeline
+from workers import clock, deadlines, leader, lobby, outbox, pipeline
+from workers.ratelimit import CommandLimiter
 from workers.store import Store, k_deadlines, k_meta, partition
 
 GAMES = 6  # five human pairs and one game against the automatic player
@@ -87,6 +88,11 @@ def test_games_on_a_cluster_survive_a_master_failover(
     assert waiting in st.user_games(B)
     lobby.leave(st, waiting, B)
     assert waiting not in st.user_games(B)
+
+    # the rate limiter and the beat lease use the store too
+    limiter = CommandLimiter(cluster.url, user="2/minute", chat="off")
+    assert [limiter.check("telegram", "t0", "alice").allowed for _ in range(3)] == [True, True, False]
+    wait_for(lambda: st.r.get(leader.KEY))  # the worker's beat holds its lease on the cluster
 
     # the sweeper's work on every partition: rebuild the index from the records, claim what is due
     scheduled = deadlines.scheduled(st)

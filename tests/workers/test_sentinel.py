@@ -19,6 +19,7 @@ import tests.support.toy  # noqa: F401 - registers the toy game in this process
 from tests.support.cluster import SentinelSet
 from tests.workers.util import PLUGINS_ALL, A, B, assert_replays, make_game, stop_process
 from workers import pipeline, redisconn
+from workers.ratelimit import CommandLimiter
 from workers.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +44,8 @@ def test_a_game_goes_on_across_a_sentinel_failover(sentinel: SentinelSet) -> Non
         res = pipeline.submit(st, gid, text="add 3", idem=f"s{i}", user=A if i % 2 == 0 else B)
         assert res.ok, res
         accepted.append((res.version, f"s{i}"))
+    limiter = CommandLimiter(sentinel.url, user="1/minute", chat="off")  # the limiter follows the master too
+    assert [limiter.check("telegram", "room", "alice").allowed for _ in range(2)] == [True, False]
     version, log = assert_replays(st, gid)
     assert st.meta(gid)["status"] == "over" and version == 8
     assert [(i + 2, e["k"]) for i, e in enumerate(log)] == accepted  # every accepted move, in order
