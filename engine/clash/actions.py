@@ -20,6 +20,10 @@ Notation (matched leniently by :mod:`engine.core.notation`; cities by name, spac
 * ``taxes``, ``liberties``, ``cartography``, ``absolute``, ``forced``, ``theater culture``/``theater mood``
 * choices: ``orient base``/``orient turned``, ``barbarians g3``, ``anchor d5``,
   ``income food 2 gold 1``, ``raze sparta``/``no raze``, ``first blue``, ``reserve pyramids``
+* battles (see :mod:`engine.clash.combat_choices`): ``attack c4 d4 army army`` (a move into foreign
+  units or a city), ``continue``/``retreat``, ``siege wood ore``/``no siege``, ``no card``,
+  ``refugee athens``, ``fanatic athens``, ``keep camp``/``raze camp``, ``reinforce g3``,
+  ``target g3 athens``, ``lose army temple``
 """
 
 from __future__ import annotations
@@ -52,6 +56,16 @@ VERBS = (
     "no",
     "first",
     "reserve",
+    "attack",
+    "continue",
+    "retreat",
+    "siege",
+    "refugee",
+    "fanatic",
+    "keep",
+    "reinforce",
+    "target",
+    "lose",
 )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
+from engine.clash.combat_choices import COMBAT_KINDS, timeout_choice, waiting_text
 from engine.clash.data import RESOURCES, TABLES
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
 from engine.clash.notation import forms, normalize_typed, text
@@ -46,8 +47,10 @@ Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze s
 `first blue`, `reserve pyramids`. Abilities: `taxes`, `liberties`, `cartography` (each takes an action);
 `absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
 (the 7-round track with an end roll in the last five turns).
-Battles, barbarian attacks, cultural influence, cards and wonders come with the second part of
-the game."""
+Battles: moving army units into foreign units or a foreign city attacks (`attack b3 c3 army army`
+or `move b3 c3 army army`; ships: `move ship1 e6`). After each round the attacker types `continue`
+or `retreat`; other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,
+`raze camp`, `lose army temple`, `target g3 athens`, `reinforce g3`."""
 
 GROUPS = {
     "advance": "advances",
@@ -150,6 +153,8 @@ class ClashGame(Game[State, Action]):
         words = notation.split(" ")
         if words[0] in ("collect", "build", "grow", "civic") and len(words) > 1:
             return f"{words[1].capitalize()}: {GROUPS[words[0]]}"
+        if words[0] == "attack" and len(words) > 1:
+            return f"attack from {words[1].upper()}"
         if words[0] == "move" and len(words) > 1:
             return "move ships" if words[1].startswith("ship") else f"move from {words[1].upper()}"
         return GROUPS.get(words[0], "choices")
@@ -157,6 +162,13 @@ class ClashGame(Game[State, Action]):
     def action_cost(self, state: State, seat: Seat, action: Action) -> str:
         """What the action spends (gold standing in for a missing resource is named)."""
         return cost_words(state, seat, action)
+
+    def on_timeout(self, state: State, seat: Seat) -> Action:
+        """A missed battle choice takes the safe option (stop, no payment, no card); otherwise the
+        automatic player moves."""
+        if state.pending and state.pending["kind"] in COMBAT_KINDS and int(state.pending["seat"]) == seat:
+            return timeout_choice(state)
+        return self.auto_action(state, seat, seed=0)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""
@@ -195,7 +207,8 @@ class ClashGame(Game[State, Action]):
                 "first": "to choose the first player",
                 "reserve": "to reserve a wonder with Monuments",
             }
-            text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            asked = what.get(state.pending["kind"], "") or waiting_text(state)
+            text = f"Round {state.round}: waiting for {who} {asked}."
             if state.pending["kind"] == "orient":
                 for name, ter in orient_choices(state).items():
                     spaces = ", ".join(f"{h.upper()} {t}" for h, t in ter.items())

@@ -23,6 +23,7 @@ from engine.clash.cities import (
     sea_neighbours,
     step_cost,
 )
+from engine.clash.combat_choices import CHOICE_VERBS, COMBAT_KINDS, combat_options
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options
 from engine.clash.state import MOODS, City, State
@@ -59,6 +60,8 @@ def pending_options(state: State) -> list[Action]:
     pend = state.pending
     kind = pend["kind"]
     seat = int(pend["seat"])
+    if kind in COMBAT_KINDS:
+        return combat_options(state)
     if kind == "orient":
         return [Action("orient", name="turned" if o else "base") for o in pend["options"]]
     if kind == "anchor":
@@ -176,10 +179,11 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
         state.pending
         and int(state.pending["seat"]) == seat
         and action.kind not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first")
+        and action.kind not in CHOICE_VERBS
     ):
         return "First finish the open choice. Type `moves` to see it."
     if action.kind == "move" and action.to and revealed(state, action.to) and hostile(state, action.to, seat):
-        return BATTLE_REFUSAL
+        return _battle_refusal(state, seat, action.space, action.to, action.items)
     if (
         action.kind != "end"
         and state.actions_left < 1
@@ -211,7 +215,7 @@ def explain(state: State, seat: int, text: str) -> str:
             if adv == key or TABLES.advances[adv].name.lower().replace(" ", "_") == key:
                 return illegal_reason(state, seat, Action("advance", name=adv))
         return ""
-    if verb == "move" and len(words) >= 3:
+    if verb in ("move", "attack") and len(words) >= 3:
         dest = next(
             (w for w in words[1:] if len(w) >= 2 and w[0].isalpha() and w[1:].isdigit() and w in state.terrain), ""
         )
@@ -221,7 +225,11 @@ def explain(state: State, seat: int, text: str) -> str:
         elif spaces and words[1].startswith("ship"):
             dest = spaces[0]
         if dest and revealed(state, dest) and hostile(state, dest, seat):
-            return BATTLE_REFUSAL
+            src = spaces[0] if len(spaces) >= 2 else ""
+            kinds = tuple(w for w in words if w in ("army", "settler"))
+            return _battle_refusal(state, seat, src, dest, kinds)
+        if verb == "attack" and dest and revealed(state, dest):
+            return f"There is nothing foreign on {dest.upper()} to attack; to go there, type `move`."
         return ""
     if verb in ("found", "collect", "build", "grow") and state.actions_left < 1 and not state.pending:
         return "You have no action left this turn; type `end` to end your turn."
@@ -246,6 +254,24 @@ def explain(state: State, seat: int, text: str) -> str:
         if len(state.cities_of(seat)) >= LIMITS["settlement"]:
             return "You already have all 7 cities on the board."
     return ""
+
+
+def _battle_refusal(state: State, seat: int, src: str, dest: str, items: tuple[str, ...]) -> str:
+    """Why a move into foreign units or a foreign city cannot start a battle."""
+    from engine.clash.combat import attack_refusal
+
+    if items and not items[0].startswith("ship"):
+        if "army" in items and "tactics" not in state.pl[seat].advances:
+            return "Army units move only with Tactics."
+        units = [u for u in state.units if u.owner == seat and u.space == src and u.kind != "ship" and not u.fought]
+        why = attack_refusal(state, seat, dest, units, items)
+        if why:
+            return why
+        if any(u.fought for u in state.units if u.owner == seat and u.space == src):
+            return "Units that fought this turn cannot move again."
+    if state.terrain.get(dest) == "sea" and items and not items[0].startswith("ship"):
+        return "Land units cannot board a ship on a space with foreign ships."
+    return BATTLE_REFUSAL
 
 
 def _grow_refusal(state: State, seat: int, city: City, building: str) -> str:

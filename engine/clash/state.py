@@ -150,6 +150,11 @@ class State:
     """Hexes changed in the previous turn (highlighted until the new turn changes something)."""
     terrain: dict[str, str] = field(default_factory=dict)
     """Derived: terrain of every revealed hex (rebuilt on load)."""
+    battle: dict[str, Any] = field(default_factory=dict)
+    """The battle being fought (empty when none); see :mod:`engine.clash.combat`."""
+    battles: list[dict[str, Any]] = field(default_factory=list)
+    """Finished battles of this turn and the previous one (``when``: the turn), for the image and
+    the objectives; a finished record never changes."""
 
     # --------------------------------------------------------------- helpers
     def player(self, seat: int) -> Player:
@@ -246,6 +251,8 @@ class State:
             changed=list(self.changed),
             prev_changed=list(self.prev_changed),
             terrain=dict(self.terrain),
+            battle=_deep(self.battle),
+            battles=_deep(self.battles),
         )
 
 

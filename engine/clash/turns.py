@@ -20,6 +20,8 @@ from engine.clash.cities import (
     grow,
     husbandry_cost,
 )
+from engine.clash.combat import battle_after_build, prune_battles, sentence
+from engine.clash.combat_choices import COMBAT_KINDS, apply_combat_choice, resume_card_steps
 from engine.clash.data import ADVANCES, RULES, TABLES
 from engine.clash.movement import anchor, apply_move, finish_orientation, place_barbarians
 from engine.clash.resources import gain, gain_culture, gain_mood
@@ -88,6 +90,7 @@ def end_turn(state: State) -> list[Event]:
     """Clear the turn's flags and pass to the next seat (or to the status phase)."""
     seat = state.active
     clear_turn_flags(state, seat)
+    prune_battles(state)
     state.mode = ""
     state.mode_left = 0
     events = [public(f"{colour(seat)} ends the turn.", "turn")]
@@ -292,6 +295,9 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         events.append(
             public(f"{me} builds {_units(action.items)} in {city.name}" + _drop(dropped, city) + ".", "build")
         )
+        fight = battle_after_build(state, seat, city)
+        if fight:
+            events.append(public(sentence(fight), "battle"))
     elif kind == "grow":
         state.actions_left -= 1
         city = city_at(state, action.space)
@@ -383,7 +389,10 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
     kind = pend["kind"]
     me = colour(seat)
     events: list[Event] = []
-    if kind == "orient":
+    if kind in COMBAT_KINDS:
+        events.append(public(sentence(apply_combat_choice(state, seat, action)), "battle"))
+        events.extend(resume_card_steps(state))
+    elif kind == "orient":
         lines = finish_orientation(state, action.name == "turned")
         events.append(public(f"{me} " + "; ".join(lines) + ".", "explore"))
     elif kind == "anchor":

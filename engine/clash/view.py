@@ -86,7 +86,17 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "viewer": seat,
         "revealed_wonders": list(state.revealed_wonders),
         "reserved": dict(state.reserved),
+        "battles": battles_view(state),
     }
+
+
+def battles_view(state: State) -> list[dict[str, Any]]:
+    """The battles to show on the turn's image (all public: dice are rolled in the open)."""
+    from engine.clash.combat import shown_battles
+
+    keys = ("kind", "attacker", "defender", "space", "origin", "rounds", "result", "city", "captured", "lost")
+    rows = shown_battles(state) + ([state.battle] if state.battle else [])
+    return [{k: b.get(k) for k in keys} for b in rows]
 
 
 def orient_choices(state: State) -> dict[str, dict[str, str]]:

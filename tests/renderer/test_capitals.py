@@ -34,7 +34,8 @@ def test_every_phase_renders_and_public_image_ignores_the_viewer() -> None:
             seen = GAME.view(s, None)
             data = renderer.render("capitals", seen)
             image = Image.open(io.BytesIO(data))
-            assert image.format == "PNG" and image.size[0] >= 1200
+            assert image.format == "PNG" and image.size[0] >= 1000
+            assert sum(image.size) <= 10000 and image.size[1] <= 20 * image.size[0]  # Telegram photo limits
             for viewer in range(players):
                 assert renderer.render("capitals", GAME.view(s, viewer)) == data
             _ = seat
@@ -53,7 +54,7 @@ def test_board_and_city_images_and_a_finished_game() -> None:
         seat = next(iter(GAME.to_move(s)))
         s = GAME.apply(s, seat, GAME.auto_action(s, seat, 1)).state
     v = GAME.view(s, None)
-    assert board_image(v).size[0] == 1200
+    assert board_image(v).size[0] == 1000
     assert city_image(v, 0).size[1] > 200
     assert table_image(v).size[1] > board_image(v).size[1]
 

@@ -30,6 +30,10 @@ GAMES: list[tuple[str, int, dict[str, Any], int]] = [
     ("seven-wonders", 7, {"cities": True, "side": "B"}, 24),
     ("clash", 2, {}, 31),
     ("clash", 4, {}, 32),
+    ("mare-nostrum", 5, {}, 41),
+    ("mare-nostrum", 3, {"setup": "advanced"}, 42),
+    ("capitals", 5, {"prosperity": True}, 51),
+    ("capitals", 2, {}, 52),
 ]
 SAMPLES = 9  # boards per game, spread over the whole game
 
