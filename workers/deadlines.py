@@ -246,7 +246,8 @@ def claim(store: Store, now: float, limit: int = 200, lease: float = LEASE) -> l
     for part in range(PARTITIONS):
         # EVAL by name: redis-py's cluster pipeline has no eval() method but routes the
         # command by its key like any other
-        pipe.execute_command("EVAL", _CLAIM_LUA, 1, k_deadlines_in(part), repr(now), str(limit), repr(now + lease))
+        key = k_deadlines_in(part)
+        pipe.execute_command("EVAL", _CLAIM_LUA, 1, key, repr(now), str(limit), repr(now + lease), **store.routed(key))
     return [g.decode() if isinstance(g, bytes) else str(g) for ids in pipe.execute() for g in ids]
 
 

@@ -100,7 +100,7 @@ def _fetch(store: Store, platform: str, consumer: str, count: int, block_ms: int
         if out:
             return out
     if not store.cluster:
-        return _read(store, keys, consumer, ">", count, block_ms)
+        return _read(store, keys, consumer, ">", count, block_ms if block_ms > 0 else None)  # BLOCK 0 = forever
     # A cluster cannot block on streams of many slots at once: poll every POLL_S.
     until = time.monotonic() + block_ms / 1000
     while True:
@@ -117,7 +117,9 @@ def _read(store: Store, keys: list[str], consumer: str, start: str, count: int, 
     if store.cluster:
         pipe = store.r.pipeline(transaction=False)
         for key in keys:
-            pipe.xreadgroup(GROUP, consumer, {key: start}, count=count)
+            pipe.execute_command(
+                "XREADGROUP", "GROUP", GROUP, consumer, "COUNT", count, "STREAMS", key, start, **store.routed(key)
+            )
         resps = [r for r in pipe.execute() if r]
         entries = [(_name(k), mid, f) for resp in resps for k, batch in _items(resp) for mid, f in batch]
     else:

@@ -377,6 +377,14 @@ class Store:
         """Whether the client is a Redis Cluster client (multi-key reads go slot by slot)."""
         return isinstance(self.r, RedisCluster)
 
+    def routed(self, key: str) -> dict[str, Any]:
+        """Options that send a pipelined command straight to ``key``'s node on a cluster.
+
+        Why: for commands with "movable" keys (XREADGROUP, EVAL) redis-py's cluster pipeline
+        asks the server for the keys (COMMAND GETKEYS) before every one of them - a round trip
+        each, 64 per outbox read. A redirection after a failover is still followed."""
+        return {"target_nodes": self.r.get_node_from_key(key)} if self.cluster else {}
+
     def mget(self, keys: Sequence[str]) -> list[bytes | None]:
         """GET of many keys that may live in different slots (in order; not atomic on a
         cluster, which no caller needs: each value is read on its own merits)."""

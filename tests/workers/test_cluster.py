@@ -121,6 +121,8 @@ def test_games_on_a_cluster_survive_a_master_failover(
         rounds += 1
         if rounds == 3:  # mid-game, with this round's moves in flight
             failover_s = cluster.failover(replica)
+            # this process's slot map is stale now: routed reads must follow the redirection
+            assert outbox.fetch(st, "telegram", "probe", block_ms=0) == [] and deadlines.claim(st, 0.0) == []
         for g, _v, key, handle in handles:
             res = handle.get(timeout=30)
             if not res["ok"]:  # a lost answer is retried with the same key, as adapters do
