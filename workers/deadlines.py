@@ -240,8 +240,9 @@ def claim(store: Store, now: float, limit: int = 200, lease: float = LEASE) -> l
     the game's real next time; a crashed sweeper's entries come back after the lease).
 
     Every partition's index is claimed from (one script per partition, pipelined: one round
-    trip per node); at most ``limit`` per partition. Why not partition leases: a claim is
-    already a lease per entry, so any number of sweepers share every partition safely."""
+    trip per node); at most ``limit`` per partition. Decision: no leases of whole partitions -
+    a claim is already a lease per entry, so any number of sweepers share every partition
+    safely, and a dead sweeper's partitions need no hand-over."""
     pipe = store.r.pipeline(transaction=False)
     for part in range(PARTITIONS):
         # EVAL by name: redis-py's cluster pipeline has no eval() method but routes the

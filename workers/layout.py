@@ -12,7 +12,9 @@ RENAME works across slots, so the move is plain renames:
   to the partition stream of their game, in order; the old stream is then deleted;
 * the old deadline set is dropped (the caller rebuilds the index from the game records).
 
-It runs from :func:`workers.deadlines.rebuild_index` (every sweeper start, and
+Decision: the move is automatic instead of a separate command an operator could forget: old
+keys would otherwise be invisible to the new code (games "not found"). It runs from
+:func:`workers.deadlines.rebuild_index` (every sweeper start, and
 ``agora deadlines rebuild``) and is marked done in ``agora:layout``, so later starts only read
 that key. Two processes migrating at once are harmless: a key already moved is skipped.
 """

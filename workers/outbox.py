@@ -56,7 +56,9 @@ def ensure_group(store: Store, platform: str) -> None:
 
 
 STALE_MS = 90_000  # an entry fetched by another consumer and untouched this long is orphaned
-POLL_S = 0.1  # on a cluster (no blocking read over many slots): how often to look for new entries
+# Decision: on a cluster (no blocking read over streams of many slots) a consumer looks for new
+# entries every 0.1 s: at most that much added delivery latency, ~6 % of a core while idle.
+POLL_S = 0.1
 
 
 def fetch(store: Store, platform: str, consumer: str, *, count: int = 20, block_ms: int = 1000) -> list[Envelope]:

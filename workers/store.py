@@ -76,7 +76,11 @@ from redis.cluster import RedisCluster
 P = "agora:"
 
 
-PARTITIONS = 64  # fixed: changing it moves every key (see deploy/README.md, "Partitions")
+# Decision: 64 partitions, fixed. Enough to spread over a cluster of up to a few dozen masters
+# (slots are assigned by range, so 64 tags land on every master of a small cluster); few enough
+# that a sweep or an outbox read over all of them is one cheap round trip per node. Changing it
+# moves every key (deploy/README.md, "Partitions").
+PARTITIONS = 64
 
 
 def partition(gid: str) -> int:
@@ -174,8 +178,8 @@ def k_user_games_in(user: str, part: int) -> str:
 
 
 def k_outbox(platform: str, gid: str = "") -> str:
-    """The outbox stream of ``gid``'s partition on ``platform`` (a message about no game goes
-    to partition 0's)."""
+    """The outbox stream of ``gid``'s partition on ``platform``. Decision: a message about no
+    game (none is written today) goes to partition 0's."""
     return k_outbox_in(platform, partition(gid) if gid else 0)
 
 
