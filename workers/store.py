@@ -77,7 +77,7 @@ P = "agora:"
 
 
 # Decision: 64 partitions, fixed. Enough to spread over a cluster of up to a few dozen masters
-# (slots are assigned by range, so 64 tags land on every master of a small cluster); few enough
+# (the 64 tags hash to slots all over the range: 20/20/24 on three masters, 3-8 on each of twelve); few enough
 # that a sweep or an outbox read over all of them is one cheap round trip per node. Changing it
 # moves every key (deploy/README.md, "Partitions").
 PARTITIONS = 64
