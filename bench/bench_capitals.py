@@ -6,8 +6,9 @@ Measures, against the targets of the issue:
 * ``legal_actions`` at busy Building positions (a full Projects area, a grown city): median
   (target < 5 ms), and ``apply`` median over the games;
 * renders of the central board and of one city from views along a game, each next to the
-  time of PNG-encoding the same canvas alone in the same run (target < 80 ms each, ratio <= 2),
-  and of the whole public image (board and every city, one under the other) for information.
+  time of PNG-encoding the same canvas alone in the same run (target < 80 ms each, ratio <= 2)
+  — a turn post is the board and then one such city image per player — and of the whole
+  table in one image (board and every city, one under the other) for information.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def main() -> int:
     for label, (r, e, size) in out.items():
         if label == "table":  # the whole public image: no target of its own (board + every city)
             print(f"        render whole table {size[0]}x{size[1]}: median {r:.1f} ms, encode-only {e:.1f} ms, "
-                  f"ratio {r / e:.2f}  (no target; the image a chat receives)")
+                  f"ratio {r / e:.2f}  (no target; chats get the board and a page per city)")
             continue
         good = r < 80 and r / e <= 2
         ok &= good

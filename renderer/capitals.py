@@ -1,21 +1,21 @@
-"""The Capitals images from a view dict only: the public board with every city, one city
-alone, and a seat's private prosperity hand.
+"""The Capitals images from a view dict only: the central board, one image per city, the
+whole table in one image, and a seat's private prosperity hand.
 
-Layout of the public image, 1000 px wide and as tall as it needs: the central board (round
-track, Start track, Projects area, one row of tracks per city) first, then each city full
-width below it, one under the other. Each city is also available alone (:func:`city_image`)
-for chats that post one image per city.
+What a turn post shows (issue 17): the central board (round track, Start track, Projects
+area, one row of tracks per city; 1000 px wide) is the board image (:func:`render`), and each
+city is a page of its own (:func:`render_pages`, about 1000 x 900-1350 px), posted after it
+(an album in Telegram, extra files in Discord).
 
-Why one tall image (issue 17): a phone shows a picture about 400 px wide; two cities side by
-side left tile names at 5 px. Full-width cities keep every tile label at 22 px (9 px on the
-phone). A 5-player table is about 1000 x 5000 px, inside Telegram's photo limits (width +
-height <= 10000, ratio <= 20); Telegram stores photos at most about 2560 px on the long side,
-so the chat copy is about 500 px wide: as legible as the 400-px check, but zooming in adds
-nothing (a chat that wants more can post :func:`city_image` per city or the PNG as a file).
+Why pages rather than one tall image: a phone shows a picture about 400 px wide, and Telegram
+stores a photo at most 1280-2560 px on its long side. The whole table in one image
+(:func:`table_image`, about 1000 x 5000-7500 px for five players) ended up 230-450 px wide in
+the chat, tile names unreadable and zooming in adding nothing. A city page stays under about
+1400 px, so the chat keeps it near full size: tile labels of 22 px are 9 px on a 400-px
+phone view and sharp when zoomed in. :func:`table_image` stays for benchmarks and tests.
 
-Privacy: :func:`render` reads ``players`` (public facts only: the hand appears there as a
-size), ``rows``, ``start_track``, ``recent`` and the headline keys — never ``hand``; the hand
-is drawn by :func:`render_private`. Prestige shows as "hidden" when the view hides it.
+Privacy: the images read ``players`` (public facts only: the hand appears there as a size),
+``rows``, ``start_track``, ``recent`` and the headline keys — never ``hand``; the hand is
+drawn by :func:`render_private`. Prestige shows as "hidden" when the view hides it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 
 from renderer.base import INK, PAPER, draw_text, encode_board, font, new_canvas, wrap
 from renderer.capitals_board import PAD, WIDTH, draw_board, plan_board
-from renderer.capitals_city import CELL, MIN_CELL, TYPE_FILL, city_size, draw_city
+from renderer.capitals_city import CELL, MIN_CELL, TYPE_FILL, city_size, draw_city, page_width
 from renderer.viewdata import as_list, as_map, as_str
 
 GAP: Final[int] = 14
@@ -35,7 +35,8 @@ PHOTO_SUM: Final[int] = 9900  # Telegram: a photo's width + height at most 10000
 
 
 def table_image(view: Mapping[str, Any]) -> Image.Image:
-    """The public board and every city (before PNG encoding; the benchmark times both)."""
+    """The central board and every city in one image (before PNG encoding; the benchmark
+    times both). Not posted to chats any more (see the module note): too tall for a photo."""
     players = [as_map(p) for p in as_list(view.get("players"))]
     plan = plan_board(view)
     cap = CELL
@@ -66,19 +67,27 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
 
 
 def city_image(view: Mapping[str, Any], seat: int) -> Image.Image:
-    """One city alone (for one image per city)."""
+    """One city alone (a page of the turn post): as narrow as its grid and header allow, so
+    a phone shows it larger."""
     players = [as_map(p) for p in as_list(view.get("players"))]
     player = players[seat]
-    w, h = city_size(player)
+    narrow = page_width(player)
+    w, h = city_size(player, min_width=narrow)
     image = new_canvas((w + 16, h + 16), PAPER)
-    draw_city(image, ImageDraw.Draw(image), (8, 8), player, [as_map(r) for r in as_list(view.get("recent"))])
+    recent = [as_map(r) for r in as_list(view.get("recent"))]
+    draw_city(image, ImageDraw.Draw(image), (8, 8), player, recent, min_width=narrow)
     return image
 
 
 def render(view: Mapping[str, Any]) -> bytes:
-    """The public PNG (any seat's view gives the same image except the viewer's own prestige
-    when scores are closed)."""
-    return encode_board(table_image(view))
+    """The central board PNG (any seat's view gives the same image except the viewer's own
+    prestige when scores are closed); the cities follow as :func:`render_pages`."""
+    return encode_board(board_image(view))
+
+
+def render_pages(view: Mapping[str, Any]) -> list[bytes]:
+    """One PNG per city, in seat order (the order of the board's rows)."""
+    return [encode_board(city_image(view, seat)) for seat in range(len(as_list(view.get("players"))))]
 
 
 def render_private(view: Mapping[str, Any]) -> bytes | None:

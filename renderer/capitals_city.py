@@ -41,6 +41,7 @@ MIN_CELL: Final[int] = 96
 RULER: Final[int] = 30
 HEAD: Final[int] = 84
 PANEL_W: Final[int] = 968  # the board's width less its margins
+PAGE_MIN_W: Final[int] = 560  # a city alone (one image per city): never narrower
 TYPE_FILL: Final[Mapping[str, RGB]] = {
     "RES": (236, 196, 70),
     "IND": (150, 120, 96),
@@ -91,12 +92,37 @@ def cell_size(player: Mapping[str, Any], cap: int = CELL) -> int:
     return max(MIN_CELL, min(cap, (PANEL_W - RULER - 12) // cols))
 
 
-def city_size(player: Mapping[str, Any], cap: int = CELL) -> tuple[int, int]:
-    """Pixel size of a city panel whose cells are at most ``cap`` pixels."""
+def city_size(player: Mapping[str, Any], cap: int = CELL, min_width: int = PANEL_W) -> tuple[int, int]:
+    """Pixel size of a city panel whose cells are at most ``cap`` pixels, at least
+    ``min_width`` wide (the board's width in the whole-table image)."""
     x0, y0, x1, y1 = bounds(player)
     cell = cell_size(player, cap)
-    width = max(PANEL_W, RULER + (x1 - x0 + 1) * cell + 12)
+    width = max(min_width, RULER + (x1 - x0 + 1) * cell + 12)
     return width, HEAD + RULER + (y1 - y0 + 1) * cell + 10
+
+
+def header_texts(player: Mapping[str, Any]) -> tuple[str, str]:
+    """The panel's title (whose city) and its information line (station, tourists beside)."""
+    head = f"{as_str(player.get('name'))}'s city"
+    if as_bool(player.get("highest_culture")):
+        head += "  ★ Highest Culture"
+    station = as_map(player.get("station"))
+    beside = [as_str(b) for b in as_list(player.get("beside"))]
+    info = (f"Station level {as_int(station.get('level'))}: {count(as_int(station.get('cubes')), 'cube')}, "
+            f"{count(as_int(station.get('activations')), 'activation')}")
+    if beside:
+        info += ". Tourists beside the city: " + ", ".join(beside)
+    return head, info
+
+
+def page_width(player: Mapping[str, Any]) -> int:
+    """The narrowest panel that shows the city's header in full at its normal size.
+
+    Why a city alone is as narrow as it can be: a phone scales a picture to about 400 px
+    wide, so a narrower page shows its tiles larger (an early city of five columns is about
+    740 px wide: its 22-px labels stay 12 px on the phone instead of 9)."""
+    head, info = header_texts(player)
+    return max(PAGE_MIN_W, round(text_width(head, font(26, "bold"))) + 24, round(text_width(info, font(22))) + 24)
 
 
 def _col(x: int) -> str:
@@ -170,26 +196,19 @@ def _label_lines(tile: Mapping[str, Any], cell: int) -> tuple[list[str], Any]:
 
 
 def draw_city(image: Image.Image, draw: ImageDraw.ImageDraw, origin: tuple[int, int],
-              player: Mapping[str, Any], recent: list[Mapping[str, Any]], cap: int = CELL) -> None:
-    """Draw one city panel with its top-left corner at ``origin`` (cells at most ``cap`` px)."""
+              player: Mapping[str, Any], recent: list[Mapping[str, Any]], cap: int = CELL,
+              min_width: int = PANEL_W) -> None:
+    """Draw one city panel with its top-left corner at ``origin`` (cells at most ``cap`` px,
+    the panel at least ``min_width`` wide)."""
     ox, oy = origin
-    w, h = city_size(player, cap)
+    w, h = city_size(player, cap, min_width)
     cell = cell_size(player, cap)
     seat = as_int(player.get("seat"))
     fill = colour_fill(as_str(player.get("colour")))
     draw.rectangle((ox, oy, ox + w - 1, oy + h - 1), fill=PANEL, outline=PANEL_EDGE, width=2)
     draw.rectangle((ox, oy, ox + w - 1, oy + 38), fill=fill)
-    name = as_str(player.get("name"))
-    station = as_map(player.get("station"))
-    head = f"{name}'s city"
-    if as_bool(player.get("highest_culture")):
-        head += "  ★ Highest Culture"
+    head, info = header_texts(player)
     draw_text(draw, (ox + 10, oy + 19), head, font(26, "bold"), ink_on(fill), anchor="lm")
-    beside = [as_str(b) for b in as_list(player.get("beside"))]
-    info = (f"Station level {as_int(station.get('level'))}: {count(as_int(station.get('cubes')), 'cube')}, "
-            f"{count(as_int(station.get('activations')), 'activation')}")
-    if beside:
-        info += ". Tourists beside the city: " + ", ".join(beside)
     draw_text(draw, (ox + 10, oy + 61), info, fit_font(info, 22, w - 20, min_size=18), INK, anchor="lm")
     x0, y0, x1, y1 = bounds(player)
     gx, gy = ox + RULER + 4, oy + HEAD + RULER

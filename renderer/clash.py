@@ -17,6 +17,7 @@ from renderer.base import INK, PAPER, draw_text, encode_board, fit_font, font, n
 from renderer.clash_battle import draw_strip, mark_battles, strip_height
 from renderer.clash_map import map_image
 from renderer.clash_panels import PANEL_H, draw_panel
+from renderer.clash_wonders import offer_line, revealed_line
 from renderer.viewdata import as_int, as_list, as_map, as_str
 
 WIDTH: Final[int] = 1600
@@ -34,6 +35,11 @@ WAITING: Final[Mapping[str, str]] = {
     "raze": "to decide on razing a city",
     "first": "to choose the first player",
     "reserve": "to reserve a wonder",
+    "boost": "to decide on culture tokens for the influence roll",
+    "pyramids": "to make the Pyramids' free influence attempts",
+    "lighthouse": "to move a ship with the Lighthouse",
+    "offer": "to finish a trade offer",
+    "trade": "to answer a trade offer",
     "battle": "to continue the battle or retreat",
     "siege": "to decide on Siegecraft payments",
     "combat_card": "to decide on a combat card",
@@ -89,7 +95,7 @@ def board_image(view: Mapping[str, Any]) -> Any:
     strip = strip_height(view)
     players = [as_map(p) for p in as_list(view.get("players"))]
     rows = (len(players) + 1) // 2
-    extra = choice_line(view)
+    extra = choice_line(view) or offer_line(view) or revealed_line(view)
     head = HEADER_H + (36 if extra else 0)
     height = head + MARGIN + mp.height + GAP + (strip + GAP if strip else 0) + rows * (PANEL_H + GAP) + MARGIN
     image = new_canvas((WIDTH, height), PAPER)

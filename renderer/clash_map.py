@@ -34,6 +34,7 @@ from renderer.base import (
     player_fill,
     tint,
 )
+from renderer.clash_wonders import draw_city_mark
 from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
 
 TERRAIN_FILL: Final[Mapping[str, RGB]] = {
@@ -209,6 +210,7 @@ def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], col
         draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), fill=ring, outline=INK, width=2)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=3)
     draw_text(draw, (x, y), str(as_int(city.get("size"), 1)), font(int(r * 1.1), "bold"), ink_on(fill), anchor="mm")
+    draw_city_mark(draw, city, x, y, r)
     pieces = as_map(city.get("pieces"))
     bx = x - (len(pieces) * r * 0.62) / 2 + r * 0.31
     for name, col in pieces.items():

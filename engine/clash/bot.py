@@ -12,6 +12,9 @@ from __future__ import annotations
 from engine.clash.actions import Action
 from engine.clash.board import distance, neighbours, revealed, terrain
 from engine.clash.bot_combat import approach_score, attack_score, combat_choice, threatened, wants_armies
+from engine.clash.bot_culture import SCORED as CULTURE_SCORED
+from engine.clash.bot_culture import advance_score, resource_wants, saving_for_wonder
+from engine.clash.bot_culture import score as culture_score
 from engine.clash.cities import units_of
 from engine.clash.combat_choices import COMBAT_KINDS
 from engine.clash.movement import hostile
@@ -69,8 +72,13 @@ def score(state: State, seat: int, a: Action) -> float:
         near = min((distance(state, a.space, c.space) for c in state.cities if c.owner == seat), default=9)
         return 45 if near <= 1 else 100
     if k == "grow":
+        if saving_for_wonder(state, seat):
+            return 30
         return 90 + {"temple": 3, "academy": 2, "port": 1, "fortress": 0}[a.name] + (1 if "culture" in a.flags else 0)
     if k == "advance":
+        towards = advance_score(state, seat, a.name)  # wonders
+        if towards:
+            return towards
         if a.name in ADVANCE_PRIORITY:
             return 80 - ADVANCE_PRIORITY.index(a.name) * 0.5
         return 55
@@ -81,6 +89,7 @@ def score(state: State, seat: int, a: Action) -> float:
             return 5
         ore = 4.0 if p.res["ore"] < 2 and wants_armies(state, seat, a.space) else 2.5
         want = {"food": 3 if p.res["food"] < 2 else 1, "ore": ore, "wood": 2.5, "gold": 3, "mood": 1}
+        want.update(resource_wants(state, seat))
         have = dict(p.res)
         val = 0.0
         for r in a.items:
@@ -132,6 +141,8 @@ def score(state: State, seat: int, a: Action) -> float:
         return a.n
     if k in ("taxes", "liberties", "cartography"):
         return 35
+    if k in CULTURE_SCORED:
+        return culture_score(state, seat, a)
     if k == "theater":
         return 1
     if k == "done":

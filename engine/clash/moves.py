@@ -24,6 +24,13 @@ from engine.clash.cities import (
     step_cost,
 )
 from engine.clash.combat_choices import CHOICE_VERBS, COMBAT_KINDS, combat_options
+from engine.clash.culture import ANSWER_KINDS as CULTURE_ANSWERS
+from engine.clash.culture import COSTED as CULTURE_COSTED
+from engine.clash.culture import PENDING_KINDS as CULTURE_PENDING
+from engine.clash.culture import cost_words as culture_cost_words
+from engine.clash.culture import pending_options as culture_pending
+from engine.clash.culture import refusal as culture_refusal
+from engine.clash.culture import turn_options as culture_turn_options
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options
 from engine.clash.state import MOODS, City, State
@@ -60,6 +67,8 @@ def pending_options(state: State) -> list[Action]:
     pend = state.pending
     kind = pend["kind"]
     seat = int(pend["seat"])
+    if kind in CULTURE_PENDING:
+        return culture_pending(state)
     if kind in COMBAT_KINDS:
         return combat_options(state)
     if kind == "orient":
@@ -168,6 +177,7 @@ def turn_options(state: State, seat: int, with_moves: bool = True) -> list[Actio
             out.append(Action("theater", name="culture"))
         if p.culture_tokens >= 1 and p.mood_tokens < p.happiness_level:
             out.append(Action("theater", name="mood"))
+    out.extend(culture_turn_options(state, seat))
     return out
 
 
@@ -178,7 +188,8 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
     if (
         state.pending
         and int(state.pending["seat"]) == seat
-        and action.kind not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first")
+        and action.kind
+        not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first", *CULTURE_ANSWERS)
         and action.kind not in CHOICE_VERBS
     ):
         return "First finish the open choice. Type `moves` to see it."
@@ -187,7 +198,8 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
     if (
         action.kind != "end"
         and state.actions_left < 1
-        and action.kind in ("advance", "found", "build", "grow", "taxes", "liberties", "cartography")
+        and action.kind
+        in ("advance", "found", "build", "grow", "taxes", "liberties", "cartography", "wonder", "gardens")
     ):
         return "You have no action left this turn; type `end` to end your turn."
     if action.kind == "advance" and action.name in TABLES.advances:
@@ -209,6 +221,8 @@ def explain(state: State, seat: int, text: str) -> str:
     if not words:
         return ""
     verb = words[0]
+    if (verb in ("influence", "wonder") and not state.pending) or (verb in ("give", "get") and state.pending):
+        return culture_refusal(state, seat, words)
     if verb == "advance" and len(words) >= 2:
         key = "_".join(words[1:]).replace("-", "_")
         for adv in TABLES.advance_order:
@@ -363,6 +377,8 @@ def cost_words(state: State, seat: int, a: Action) -> str:
         parts.append("1 mood token")
     elif a.kind == "absolute":
         parts.append("2 mood tokens")
+    elif a.kind in CULTURE_COSTED:
+        parts.extend(culture_cost_words(state, seat, a))
     return " and ".join(parts)
 
 

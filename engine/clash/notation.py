@@ -7,8 +7,12 @@ space; the record keeps the space, and ``notation_forms`` also accepts the space
 from __future__ import annotations
 
 from engine.clash.actions import Action, slug
+from engine.clash.culture import ANSWER_KINDS, TURN_KINDS
+from engine.clash.culture import text as culture_text
 from engine.clash.data import TABLES
 from engine.clash.state import State
+
+CULTURE_WORDS = frozenset(TURN_KINDS + ANSWER_KINDS) - {"move"}
 
 
 def city_word(state: State, space: str) -> str:
@@ -21,6 +25,9 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
     """Canonical notation (``by_space``: the city written as its space)."""
     k = a.kind
     city = a.space if by_space else city_word(state, a.space) if a.space else ""
+    if k in CULTURE_WORDS:
+        target = a.to if by_space else city_word(state, a.to) if a.to else ""
+        return culture_text(state, seat, a, city, target)
     flags = "".join(" " + f for f in a.flags)
     if k == "advance":
         keep = (" keep " + " ".join(slug(x) for x in a.items)) if a.items else ""
@@ -65,7 +72,7 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
 def forms(state: State, seat: int, a: Action) -> list[str]:
     """Canonical text first, then the same with the city written as its space."""
     out = [text(state, seat, a)]
-    if a.kind in ("collect", "build", "grow", "civic", "raze"):
+    if a.kind in ("collect", "build", "grow", "civic", "raze", "influence", "wonder", "gardens"):
         alt = text(state, seat, a, by_space=True)
         if alt != out[0]:
             out.append(alt)

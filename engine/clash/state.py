@@ -144,6 +144,8 @@ class State:
     card_log: list[list[Any]] = field(default_factory=list)
     """Card draws due (seat, what): the hook the card decks of the second part use."""
     end_reason: str = ""
+    wonder_end: bool = False
+    """A Wonderful End: a wonder was built in the last five turns; the round ends the game."""
     changed: list[str] = field(default_factory=list)
     """Hexes changed since the active player's turn began (image highlight)."""
     prev_changed: list[str] = field(default_factory=list)
@@ -248,6 +250,7 @@ class State:
             event_log=[list(e) for e in self.event_log],
             card_log=[list(e) for e in self.card_log],
             end_reason=self.end_reason,
+            wonder_end=self.wonder_end,
             changed=list(self.changed),
             prev_changed=list(self.prev_changed),
             terrain=dict(self.terrain),
