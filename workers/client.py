@@ -45,10 +45,10 @@ class Client:
     """
 
     def __init__(self, redis_url: str, *, move_timeout: float = 10.0) -> None:
+        from workers import redisconn
         from workers.celery_app import app
 
-        app.conf.broker_url = redis_url
-        app.conf.result_backend = redis_url
+        redisconn.configure_celery(app, redis_url)
         self.store = Store.from_url(redis_url)
         self.move_timeout = move_timeout
         self.commands = Commands(self.store, self._submit_move, self._kick)
@@ -320,7 +320,7 @@ class Client:
         component ids so a press can be answered without another lookup."""
         if not tokens:
             return {}
-        raws = self.store.r.mget([k_callback(t) for t in tokens])
+        raws = self.store.mget([k_callback(t) for t in tokens])
         return {t: (json.loads(raw) if raw else None) for t, raw in zip(tokens, raws, strict=True)}
 
     def seat_label(self, gid: str, seat: int) -> str:

@@ -550,7 +550,10 @@ def index_time(
 
 def k_remind_lead(gid: str, turn_v: str, seat: int, lead: str) -> str:
     """De-duplication of one reminder: one step (``turn_v``), one seat, one lead time."""
-    return f"agora:remind:{gid}:{turn_v}:{seat}:{lead}"
+    from workers.store import partition, tag
+
+    # In the game's partition, so the marks of one seat are read with one MGET on a cluster.
+    return f"{tag(partition(gid))}remind:{gid}:{turn_v}:{seat}:{lead}"
 
 
 def sent_leads(store: Store, gid: str, turn_v: str, seat: int, keys: list[str]) -> set[str]:

@@ -4,7 +4,11 @@ Why Redis only: active games, logs, deadlines and the outbox must survive restar
 process and be shared by every worker and bot; one store with one atomic commit keeps them
 consistent (ARCHITECTURE.md, "Redis").
 
-Key layout (prefix ``agora:``; ``{gid}`` is a hash tag so one game's keys share a slot):
+Key layout (prefix ``agora:``). ``{pNN}`` is the hash tag of the game's partition
+(:func:`partition`: ``crc32(gid) % 64``): every key one commit touches - the game's own keys,
+its partition's deadline index and outbox streams - shares it, so the commit runs on one node
+of a Redis Cluster (deploy/README.md, "Partitions"). Below, ``g:{gid}:x`` stands for
+``{pNN}:g:<gid>:x``:
 
 ===============================  ======  ===================================================
 key                              type    holds
@@ -40,15 +44,18 @@ key                              type    holds
 ``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
 ``chat:{platform}:{chat}``       string  the game id played in that chat
 ``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
-``u:{user}:games``               set     game ids the user plays in ("my games")
+``{pNN}:u:{user}:games``         set     game ids of the partition the user plays in ("my
+                                         games" is the union over the partitions)
 ``names:{platform}``             hash    lower-case display name -> user key (substitutes)
-``deadlines``                    zset    gid -> unix time of its next reminder or timeout
-                                         (mirrored from meta, rebuildable)
-``remind:{gid}:{tv}:{seat}:{l}`` string  reminder de-duplication per step (``turn_v``),
+``{pNN}:deadlines``              zset    gid -> unix time of its next reminder or timeout
+                                         (mirrored from meta, rebuildable), per partition
+``{pNN}:remind:{gid}:{tv}:..``   string  reminder de-duplication per step (``turn_v``),
                                          seat and lead time (set-if-absent, TTL)
-``outbox:{platform}``            stream  messages to deliver; consumer group ``delivery``
+``{pNN}:outbox:{platform}``      stream  messages to deliver; consumer group ``delivery``
 ``sent:{key}``                   string  message keys already delivered (TTL), no resend
 ``callback:{token}``             string  long button payloads (Telegram's 64-byte limit)
+``layout``                       string  ``2`` once an older store was moved to the partitions
+                                         (workers/layout.py)
 ===============================  ======  ===================================================
 
 All times are UTC unix seconds.
@@ -64,60 +71,88 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 P = "agora:"
 
 
+# Decision: 64 partitions, fixed. Enough to spread over a cluster of up to a few dozen masters
+# (the 64 tags hash to slots all over the range: 20/20/24 on three masters, 3-8 on each of twelve); few enough
+# that a sweep or an outbox read over all of them is one cheap round trip per node. Changing it
+# moves every key (deploy/README.md, "Partitions").
+PARTITIONS = 64
+
+
+def partition(gid: str) -> int:
+    """The partition of a game: its keys, its deadline entry, its outbox messages and its
+    players' index entries live in this partition's hash slot (tag ``{pNN}``)."""
+    return zlib.crc32(gid.encode()) % PARTITIONS
+
+
+def tag(part: int) -> str:
+    """``agora:{p07}:`` - the prefix (with the hash tag) of partition ``part``'s keys."""
+    return f"{P}{{p{part:02d}}}:"
+
+
+def _g(gid: str) -> str:
+    return f"{tag(partition(gid))}g:{gid}:"
+
+
 def k_meta(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:meta"
+    return _g(gid) + "meta"
 
 
 def k_lobby(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:lobby"
+    return _g(gid) + "lobby"
 
 
 def k_seats(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:seats"
+    return _g(gid) + "seats"
 
 
 def k_names(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:names"
+    return _g(gid) + "names"
 
 
 def k_snap(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:snap"
+    return _g(gid) + "snap"
 
 
 def k_log(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:log"
+    return _g(gid) + "log"
 
 
 def k_logz(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:logz"
+    return _g(gid) + "logz"
 
 
 def k_idem(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:idem"
+    return _g(gid) + "idem"
 
 
 def k_logc(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:logc"
+    return _g(gid) + "logc"
 
 
 def k_idemq(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:idemq"
+    return _g(gid) + "idemq"
 
 
 def k_events(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:ev"
+    return _g(gid) + "ev"
 
 
 def k_posted(gid: str, version: int) -> str:
-    return f"{P}g:{{{gid}}}:posted:{version}"
+    return _g(gid) + f"posted:{version}"
 
 
 def k_snapv(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:posted"
+    return _g(gid) + "posted"
+
+
+def gid_of_key(key: str) -> str:
+    """The game id in one of the per-game keys above."""
+    return key.split("}:g:", 1)[1].split(":", 1)[0]
 
 
 def k_image(gid: str, version: int, who: str) -> str:
@@ -132,12 +167,33 @@ def k_user(user: str) -> str:
     return f"{P}u:{user}"
 
 
-def k_user_games(user: str) -> str:
-    return f"{P}u:{user}:games"
+def k_user_games(user: str, gid: str) -> str:
+    """The user's games in ``gid``'s partition (the "my games" index is split by partition,
+    so joining, leaving and substituting write it in the game's own MULTI)."""
+    return k_user_games_in(user, partition(gid))
 
 
-def k_outbox(platform: str) -> str:
-    return f"{P}outbox:{platform}"
+def k_user_games_in(user: str, part: int) -> str:
+    return f"{tag(part)}u:{user}:games"
+
+
+def k_outbox(platform: str, gid: str = "") -> str:
+    """The outbox stream of ``gid``'s partition on ``platform``. Decision: a message about no
+    game (none is written today) goes to partition 0's."""
+    return k_outbox_in(platform, partition(gid) if gid else 0)
+
+
+def k_outbox_in(platform: str, part: int) -> str:
+    return f"{tag(part)}outbox:{platform}"
+
+
+def k_deadlines(gid: str) -> str:
+    """The deadline index of ``gid``'s partition."""
+    return k_deadlines_in(partition(gid))
+
+
+def k_deadlines_in(part: int) -> str:
+    return f"{tag(part)}deadlines"
 
 
 def k_sent(key: str) -> str:
@@ -145,7 +201,7 @@ def k_sent(key: str) -> str:
 
 
 def k_remind(gid: str, version: int, seat: int) -> str:
-    return f"{P}remind:{gid}:{version}:{seat}"
+    return f"{tag(partition(gid))}remind:{gid}:{version}:{seat}"
 
 
 def k_callback(token: str) -> str:
@@ -153,7 +209,6 @@ def k_callback(token: str) -> str:
 
 
 K_SEQ = f"{P}seq:game"
-K_DEADLINES = f"{P}deadlines"
 ARCHIVE_TTL = 7 * 86400
 # Rendered PNGs are a cache for delivery (every table of a turn within seconds) and `board`;
 # they are drawn again from the snapshot when needed later, so they are not kept for long.
@@ -256,6 +311,14 @@ def _unchunk(blob: bytes | None) -> list[dict[str, Any]]:
 
 
 
+def _pairs(raw: Any) -> dict[bytes, bytes]:
+    """An HGETALL answer read inside a MULTI: a dict, or (redis-py's cluster transactions skip
+    the reply parsing) the flat field/value list."""
+    if isinstance(raw, dict):
+        return raw
+    return dict(zip(raw[::2], raw[1::2], strict=True))
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """A message for one platform's outbox (``version`` 0 is filled in at commit)."""
@@ -309,7 +372,31 @@ class Store:
 
     @classmethod
     def from_url(cls, url: str) -> Store:
-        return cls(redis.Redis.from_url(url, socket_timeout=10, health_check_interval=30))
+        from workers import redisconn
+
+        return cls(redisconn.connect(url, socket_timeout=10, health_check_interval=30))
+
+    @property
+    def cluster(self) -> bool:
+        """Whether the client is a Redis Cluster client (multi-key reads go slot by slot)."""
+        return isinstance(self.r, RedisCluster)
+
+    def routed(self, key: str) -> dict[str, Any]:
+        """Options that send a pipelined command straight to ``key``'s node on a cluster.
+
+        Why: for commands with "movable" keys (XREADGROUP, EVAL) redis-py's cluster pipeline
+        asks the server for the keys (COMMAND GETKEYS) before every one of them - a round trip
+        each, 64 per outbox read. A redirection after a failover is still followed."""
+        return {"target_nodes": self.r.get_node_from_key(key)} if self.cluster else {}
+
+    def mget(self, keys: Sequence[str]) -> list[bytes | None]:
+        """GET of many keys that may live in different slots (in order; not atomic on a
+        cluster, which no caller needs: each value is read on its own merits)."""
+        if not keys:
+            return []
+        if self.cluster:
+            return list(self.r.mget_nonatomic(list(keys)))
+        return list(self.r.mget(list(keys)))
 
     # ------------------------------------------------------------ games
     def new_game_id(self) -> str:
@@ -341,8 +428,8 @@ class Store:
         pipe.get(k_snap(gid))
         pipe.hgetall(k_seats(gid))
         raw_meta, blob, raw_seats = pipe.execute()
-        meta = {k.decode(): v.decode() for k, v in raw_meta.items()}
-        seats = {int(k): v.decode() for k, v in raw_seats.items()}
+        meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
+        seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
         return meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats
 
     def snapshot(self, gid: str) -> tuple[int, str | None]:
@@ -387,7 +474,7 @@ class Store:
         ``chunk`` entries, so undo (which pops the newest) never reaches the compressed part.
         Optimistic: a move committed meanwhile makes it give up until the next time."""
         size = chunk or LOG_CHUNK
-        with self.r.pipeline() as pipe:
+        with self.r.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(k_log(gid), k_logc(gid))
                 if pipe.llen(k_log(gid)) < 2 * size:
@@ -413,7 +500,7 @@ class Store:
         once archived it does nothing); a redelivered late move is still refused as the game is
         over, so the idempotency results are no longer needed after their TTL.
         """
-        with self.r.pipeline() as pipe:
+        with self.r.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(k_meta(gid), k_log(gid), k_logc(gid))
                 if pipe.hget(k_meta(gid), "status") != b"over" or not (
@@ -472,9 +559,9 @@ class Store:
         for o in outgoing:
             m = {"version": 0, **{k: v for k, v in o.message.items() if k != "version"}}
             msgs.append(json.dumps(m, separators=(",", ":")))
-        keys = [k_meta(gid), k_snap(gid), k_log(gid), k_idem(gid), k_events(gid), K_DEADLINES]
+        keys = [k_meta(gid), k_snap(gid), k_log(gid), k_idem(gid), k_events(gid), k_deadlines(gid)]
         keys += [k_snapv(gid), k_idemq(gid)]
-        keys += [k_outbox(o.platform) for o in outgoing]
+        keys += [k_outbox(o.platform, gid) for o in outgoing]
         args = [
             expected,
             idem,
@@ -506,10 +593,16 @@ class Store:
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     def user_games(self, user: str) -> list[str]:
-        return sorted(x.decode() for x in self.r.smembers(k_user_games(user)))
+        """The games ``user`` plays or waits in: the union of the partitions' index sets (one
+        pipelined round trip per node; "my games" is asked rarely, moves never need it)."""
+        pipe = self.r.pipeline(transaction=False)
+        for part in range(PARTITIONS):
+            pipe.smembers(k_user_games_in(user, part))
+        return sorted({x.decode() for members in pipe.execute() for x in members})
 
     def touch_user(self, user: str, name: str, dm: str | None = None) -> None:
-        pipe = self.r.pipeline()
+        # Not a MULTI: the user hash and the platform's name index live in different slots.
+        pipe = self.r.pipeline(transaction=False)
         pipe.hset(k_user(user), "name", name)
         # name -> user key per platform, so `substitute @name` can find a player by name
         pipe.hset(f"{P}names:{user.partition(':')[0]}", name.strip().lower(), user)

@@ -30,10 +30,10 @@ _store: Store | None = None
 
 
 def store() -> Store:
-    """One store per worker process, built from the broker URL."""
+    """One store per worker process, built from the store URL (the broker's when unset)."""
     global _store
     if _store is None:
-        _store = Store.from_url(str(app.conf.broker_url))
+        _store = Store.from_url(str(app.conf.get("agora_store_url") or app.conf.broker_url))
     return _store
 
 
