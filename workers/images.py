@@ -11,11 +11,15 @@ from __future__ import annotations
 import json
 import logging
 import time
+from typing import TYPE_CHECKING, Any
 
 import renderer
-from engine import find_game
+from engine import AnyGame, find_game
 from workers import metrics
-from workers.store import IMAGE_TTL, Store, k_image
+from workers.store import IMAGE_TTL, Store, k_image, k_names
+
+if TYPE_CHECKING:
+    from workers.pipeline import Loaded
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +50,34 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
     if snap is None:
         return None
     game = find_game(meta["game"])
-    state = game.load(json.loads(snap))
+    return _draw(store, game, game.load(json.loads(snap)), gid, version, who, seat, store.names(gid))
+
+
+def prewarm(store: Store, loaded: Loaded) -> None:
+    """Draw the public board of a just-loaded game (a posted turn) into the cache, unless it
+    is there: one round trip to look, one to store, no second read of the game.
+
+    Why apart from :func:`board_png`: that one re-reads the meta and the snapshot, which the
+    caller (the ``kick`` task after a move) has just read."""
+    key = k_image(loaded.gid, loaded.version, "public")
+    pipe = store.r.pipeline(transaction=False)
+    pipe.exists(key)
+    pipe.hgetall(k_names(loaded.gid))
+    there, raw = pipe.execute()
+    if there:
+        return
+    names = {k.decode(): v.decode() for k, v in raw.items()}
+    _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names)
+
+
+def _draw(
+    store: Store, game: AnyGame, state: Any, gid: str, version: int, who: str, seat: int | None, names: dict[str, str]
+) -> bytes | None:
+    """Render the view of ``seat`` (``None``: the spectator view) and cache it for a while."""
+    key = k_image(gid, version, who)
     view = game.view(state, seat)
     # Who plays each seat (the engine knows only the sides): the board names the players,
     # e.g. the winner on the final board. Seats without a stored name get "".
-    names = store.names(gid)
     if names:
         view["player_names"] = [names.get(str(s), "") for s in range(len(game.seat_names(state)))]
     started = time.perf_counter()

@@ -49,6 +49,7 @@ key                              type    holds
 ``outbox:{platform}``            stream  messages to deliver; consumer group ``delivery``
 ``sent:{key}``                   string  message keys already delivered (TTL), no resend
 ``callback:{token}``             string  long button payloads (Telegram's 64-byte limit)
+``answers:{box}``                list    move answers for one waiting client (TTL)
 ===============================  ======  ===================================================
 
 All times are UTC unix seconds.
@@ -148,6 +149,11 @@ def k_remind(gid: str, version: int, seat: int) -> str:
     return f"{P}remind:{gid}:{version}:{seat}"
 
 
+def k_answers(box: str) -> str:
+    """A client's mailbox of move answers (list; the workers push, the client pops)."""
+    return f"{P}answers:{box}"
+
+
 def k_callback(token: str) -> str:
     return f"{P}callback:{token}"
 
@@ -165,6 +171,8 @@ IDEM_KEPT = 24  # idempotency answers kept per game (the newest), see the commit
 # wait per game. Decision: a turn post delivered later than that (a bot down for long) is drawn
 # from the game as it is now.
 POSTED_KEPT = 32
+ANSWER_TTL = 120  # seconds a client's mailbox of move answers outlives its last answer
+TOUCH_MEMO = 300.0  # seconds a user's name and private chat, once written, are not rewritten
 LOG_CHUNK = 24  # live log entries moved into the compressed part at a time
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
@@ -306,6 +314,7 @@ class Store:
         self.r = client
         self._commit = client.register_script(_COMMIT_LUA)
         self._release = client.register_script(_RELEASE_LUA)
+        self._touched: dict[str, tuple[str, str | None, float]] = {}
 
     @classmethod
     def from_url(cls, url: str) -> Store:
@@ -344,6 +353,33 @@ class Store:
         meta = {k.decode(): v.decode() for k, v in raw_meta.items()}
         seats = {int(k): v.decode() for k, v in raw_seats.items()}
         return meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats
+
+    def move_record(
+        self, gid: str, idem: str
+    ) -> tuple[tuple[dict[str, str], int, str | None, dict[int, str]], dict[str, Any] | None]:
+        """:meth:`game_record` and the stored answer of idempotency key ``idem`` in one MULTI.
+
+        Why: a move used to ask for its key's answer first and then load the game, two round
+        trips where one does (issue 12: load once, commit once)."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hgetall(k_meta(gid))
+        pipe.get(k_snap(gid))
+        pipe.hgetall(k_seats(gid))
+        pipe.hget(k_idem(gid), idem or "-")
+        raw_meta, blob, raw_seats, prev = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in raw_meta.items()}
+        seats = {int(k): v.decode() for k, v in raw_seats.items()}
+        record = (meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats)
+        return record, (json.loads(unpack_answer(prev)) if prev and idem else None)
+
+    def users(self, users: Sequence[str]) -> list[dict[str, str]]:
+        """The records of several users (``u:{user}``) in one round trip."""
+        if not users:
+            return []
+        pipe = self.r.pipeline(transaction=False)
+        for user in users:
+            pipe.hgetall(k_user(user))
+        return [{k.decode(): v.decode() for k, v in raw.items()} for raw in pipe.execute()]
 
     def snapshot(self, gid: str) -> tuple[int, str | None]:
         """(version, canonical dump) read together so they always match."""
@@ -496,6 +532,18 @@ class Store:
         status, payload = self._commit(keys=keys, args=args)
         return CommitResult(status.decode(), unpack_answer(payload) if status in (b"ok", b"dup") else payload.decode())
 
+    def post_answer(self, box: str, rid: str, answer: Mapping[str, Any]) -> None:
+        """Push a move's answer to the mailbox of the client that awaits it, in one round trip.
+
+        Why not Celery's result store: that cost the worker a read and a write and the client
+        a subscribe, a read and an unsubscribe per move; a client drains its one mailbox with
+        a single blocking pop per answer. The list expires: a client that went away leaves
+        no garbage behind."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.rpush(k_answers(box), json.dumps({"id": rid, "answer": answer}, separators=(",", ":")))
+        pipe.expire(k_answers(box), ANSWER_TTL)
+        pipe.execute()
+
     # --------------------------------------------------- chats and users
     def chat_game(self, platform: str, chat: str) -> str | None:
         raw = self.r.get(k_chat(platform, chat))
@@ -509,6 +557,23 @@ class Store:
         return sorted(x.decode() for x in self.r.smembers(k_user_games(user)))
 
     def touch_user(self, user: str, name: str, dm: str | None = None) -> None:
+        """Record a user's display name (and private chat), as seen on their latest command.
+
+        Why a memo: every command touched the user, one write round trip each although the
+        name hardly ever changes. The same values written by this process within
+        ``TOUCH_MEMO`` seconds are not written again (issue 12: a move's round trips).
+        Decision: a name changed back and forth between two adapter processes of one
+        platform may show the older one for up to that long."""
+        now = time.monotonic()
+        seen = self._touched.get(user)
+        if seen is not None and seen[0] == name and seen[1] == dm and now - seen[2] < TOUCH_MEMO:
+            return
+        if len(self._touched) > 50_000:
+            self._touched.clear()
+        self._write_user(user, name, dm)
+        self._touched[user] = (name, dm, now)
+
+    def _write_user(self, user: str, name: str, dm: str | None) -> None:
         pipe = self.r.pipeline()
         pipe.hset(k_user(user), "name", name)
         # name -> user key per platform, so `substitute @name` can find a player by name

@@ -59,21 +59,36 @@ def follow_up(loaded: Loaded, result: MoveResult) -> None:
     follow-up tasks competing for the same worker)."""
     if os.environ.get("AGORA_SKIP_KICK"):
         return
-    kick.delay(loaded.gid)
+    # Only when there is something to do (a posted turn to draw, an automatic player to wake,
+    # a finished game to archive): a kick for a plain step cost a task and five round trips.
+    if result.follow:
+        kick.delay(loaded.gid)
 
 
 @app.task(name="agora.move", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
-def move(gid: str, user: str, text: str, idem: str) -> dict[str, Any]:
+def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str = "") -> dict[str, Any]:
     """A player's move as typed text (or a pressed button's notation).
 
     A duplicate (the key was already committed: a redelivery after a crash between the commit
     and the acknowledgement) kicks the game again: the first run may have died before its
     follow-ups were sent, and ``kick`` is idempotent (it re-checks the version).
+    With ``reply_to`` the answer goes to that client's mailbox as ``rid`` (see
+    ``Store.post_answer``; such moves are sent without a Celery result).
     """
     st = store()
-    result = pipeline.submit(
-        st, gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
-    )
+    try:
+        result = pipeline.submit(
+            st, gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
+        )
+    except TRANSIENT:
+        raise  # retried: the retry answers
+    except Exception:
+        if reply_to:
+            failed = MoveResult(False, "internal", "Something went wrong on our side; your move was not applied.")
+            st.post_answer(reply_to, rid, failed.to_json())
+        raise
+    if reply_to:
+        st.post_answer(reply_to, rid, result.to_json())
     if result.duplicate and result.ok and not os.environ.get("AGORA_SKIP_KICK"):
         kick.delay(gid)
     if result.ok and not result.duplicate:
@@ -93,16 +108,15 @@ def kick(gid: str) -> None:
         loaded = pipeline.load(st, gid)
     except Rejected:
         return
+    if loaded.meta.get("status") == "active":
+        for seat in sorted(loaded.game.to_move(loaded.state)):
+            if loaded.automatic(seat):
+                auto.delay(gid, seat, loaded.version)
     if loaded.meta.get("posted_v") == str(loaded.version):
-        render.delay(gid, loaded.version)
+        # Drawn here, from the state just read (a render task re-read it all and cost a task).
+        images.prewarm(st, loaded)
     if loaded.meta.get("status") == "over":
         st.archive(gid)
-        return
-    if loaded.meta.get("status") != "active":
-        return
-    for seat in sorted(loaded.game.to_move(loaded.state)):
-        if loaded.automatic(seat):
-            auto.delay(gid, seat, loaded.version)
 
 
 @app.task(name="agora.auto", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)
