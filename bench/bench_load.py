@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -57,6 +58,7 @@ POOL = 32  # the adapters' thread pool
 NOOPS = 2000
 PLAYERS = {"duellum": 2, "seven-wonders": 3}
 NO_IMAGES = "bench.load_noimages"
+COUNT = "bench.load_count"
 _GAMES = itertools.count(1)
 
 
@@ -154,6 +156,12 @@ class Stats:
     refused: int = 0
     games_done: int = 0
     commands: int = 0  # Redis commands (server side) in the measured window
+    trips: int = 0  # round trips of the adapter, workers and beat in the measured window
+    delivery_trips: int = 0  # round trips of the outbox consumer
+    renders: int = 0  # board renders (all processes)
+    render_seconds: float = 0.0
+    adapter_cpu: float = 0.0  # CPU seconds of this process (the simulated adapter and players)
+    delivery_cpu: float = 0.0  # CPU seconds of the outbox consumer
     cpu: float = 0.0  # worker CPU seconds in the measured window
 
 
@@ -251,11 +259,14 @@ async def load_phase(url: str, kind: str, games: int, seconds: float, warmup: fl
     async def window() -> None:
         await asyncio.sleep(max(0.0, start - time.time()))
         measuring[0] = True
-        c0, cpu0 = await run(sample)
+        c0, cpu0, t0, o0 = await run(sample)
         await asyncio.sleep(max(0.0, end - time.time()))
-        c1, cpu1 = await run(sample)
+        c1, cpu1, t1, o1 = await run(sample)
         measuring[0] = False
         stats.commands, stats.cpu = c1 - c0, cpu1 - cpu0
+        stats.trips, stats.delivery_trips = t1[0] - t0[0], t1[1] - t0[1]
+        stats.renders, stats.render_seconds = t1[2] - t0[2], t1[3] - t0[3]
+        stats.adapter_cpu, stats.delivery_cpu = o1[0] - o0[0], o1[1] - o0[1]
 
     await asyncio.gather(window(), *(play(t, client, run, stats, start, end) for t in tables))
     await client.answers.aclose()
@@ -273,9 +284,11 @@ class Services:
         from workers.embedded import _die_with_parent
         from workers.local import beat_command, worker_command
 
+        self.counts = tmp / f"counts-{time.time():.0f}-{images}"
+        self.counts.mkdir()
         self.env = dict(os.environ, REDIS_URL=url, PYTHONPATH=str(ROOT), AGORA_REBUILD_ON_START="0")
-        if not images:
-            self.env["AGORA_PLUGINS"] = NO_IMAGES
+        self.env["AGORA_PLUGINS"] = COUNT if images else f"{COUNT},{NO_IMAGES}"
+        self.env["AGORA_BENCH_COUNT_DIR"] = str(self.counts)
         self.out = tmp / f"boards-{'img' if images else 'noimg'}-{time.time():.0f}.txt"
         self.log = open(tmp / "services.log", "ab")  # noqa: SIM115 - closed in stop()
         kw: dict[str, Any] = {"env": self.env, "cwd": ROOT, "stdout": self.log, "stderr": subprocess.STDOUT}
@@ -297,6 +310,29 @@ class Services:
                 pass
         raise SystemExit("the workers did not answer within 60 s")
 
+    def trips(self) -> tuple[int, int, int, float]:
+        """Round trips so far (this process and the workers and beat; the outbox consumer) and
+        the board renders with their seconds, from the child processes' count files."""
+        from bench.load_count import TRIPS
+
+        move, delivery, renders, seconds = TRIPS[0], 0, 0, 0.0
+        for f in self.counts.iterdir():
+            if f.name.startswith("."):
+                continue
+            with contextlib.suppress(OSError, ValueError):
+                n, r, sec = f.read_text().split()
+                if f.name == str(self.consumer.pid):
+                    delivery += int(n)
+                else:
+                    move += int(n)
+                renders, seconds = renders + int(r), seconds + float(sec)
+        return move, delivery, renders, seconds
+
+    def other_cpu(self) -> tuple[float, float]:
+        """CPU seconds so far of (this process: the simulated adapter, the outbox consumer)."""
+        own = os.times()
+        return own.user + own.system, cpu_seconds(self.consumer.pid)
+
     def worker_cpu(self) -> float:
         return sum(cpu_seconds(w.pid) for w in self.workers)
 
@@ -317,10 +353,12 @@ class Services:
         self.log.close()
 
 
-def noop_rate(store: Any) -> float:
-    """No-op tasks (with results) per second, drained by the running workers."""
+def noop_rate(store: Any, services: Services) -> tuple[float, float]:
+    """No-op tasks (with results) per second drained by the running workers, and the worker
+    CPU seconds of one."""
     from workers import tasks
 
+    cpu0 = services.worker_cpu()
     t0 = time.perf_counter()
     results = [tasks.noop.apply_async(args=[i]) for i in range(NOOPS)]
     while store.r.llen("celery") or store.r.hlen("unacked"):
@@ -328,9 +366,10 @@ def noop_rate(store: Any) -> float:
     for r in results[-20:]:
         r.get(timeout=30)
     rate = NOOPS / (time.perf_counter() - t0)
+    cpu = (services.worker_cpu() - cpu0) / NOOPS
     for r in results:
         r.forget()
-    return rate
+    return rate, cpu
 
 
 def commands_total(store: Any) -> int:
@@ -340,10 +379,10 @@ def commands_total(store: Any) -> int:
 
 def _sampler(store: Any, services: Services) -> Any:
     """(Redis commands so far, worker CPU seconds so far), for the measured window."""
-    return lambda: (commands_total(store), services.worker_cpu())
+    return lambda: (commands_total(store), services.worker_cpu(), services.trips(), services.other_cpu())
 
 
-def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float,
+def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, noop_cpu: float,
            boards: dict[tuple[str, int], tuple[float, int]]) -> dict[str, Any]:
     lat = [boards[k][0] - t0 for k, t0 in stats.sent_at.items() if k in boards]
     sizes = [boards[k][1] for k in stats.sent_at if k in boards]
@@ -358,13 +397,19 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float,
         "board_p50_ms": pct(lat, 0.5) * 1000,
         "board_p99_ms": pct(lat, 0.99) * 1000,
         "boards": len(lat),
+        "render_ms": stats.render_seconds * 1000 / max(1, stats.renders),
         "board_kib_p50": pct([float(s) for s in sizes], 0.5) / 1024,
         "pool_wait_p99_ms": pct(stats.pool_waits, 0.99) * 1000,
         "refused": stats.refused,
         "games_done": stats.games_done,
         "cmds_per_move": stats.commands / max(1, stats.moves),
+        "trips_per_move": stats.trips / max(1, stats.moves),
+        "delivery_trips_per_move": stats.delivery_trips / max(1, stats.moves),
+        "adapter_cpu_ms_per_move": stats.adapter_cpu * 1000 / max(1, stats.moves),
+        "delivery_cpu_ms_per_move": stats.delivery_cpu * 1000 / max(1, stats.moves),
         "worker_cpu_ms_per_move": stats.cpu * 1000 / max(1, stats.moves),
         "noop_s": noop,
+        "noop_cpu_ms": noop_cpu * 1000,
         "ratio": rate / noop if noop else 0.0,
     }
     print(
@@ -373,9 +418,13 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float,
         f"      answer p50 {row['answer_p50_ms']:6.0f} ms  p99 {row['answer_p99_ms']:6.0f} ms;"
         f"  board built p50 {row['board_p50_ms']:6.0f} ms  p99 {row['board_p99_ms']:6.0f} ms"
         f" ({len(lat)} boards, median {row['board_kib_p50']:.0f} KiB)\n"
-        f"      pool wait p99 {row['pool_wait_p99_ms']:.1f} ms;  Redis commands/move {row['cmds_per_move']:.1f};"
-        f"  worker CPU/move {row['worker_cpu_ms_per_move']:.1f} ms;"
-        f"  no-op {noop:.0f}/s;  ratio {row['ratio']:.2f}",
+        f"      {stats.renders} board renders in the window, {row['render_ms']:.0f} ms (wall) each;\n"
+        f"      pool wait p99 {row['pool_wait_p99_ms']:.1f} ms;  Redis round trips/move: adapter+workers"
+        f" {row['trips_per_move']:.1f}, outbox consumer {row['delivery_trips_per_move']:.1f}"
+        f" (server commands incl. those inside scripts {row['cmds_per_move']:.0f})\n"
+        f"      CPU/move: workers {row['worker_cpu_ms_per_move']:.1f} ms, adapter+players"
+        f" {row['adapter_cpu_ms_per_move']:.1f} ms, outbox consumer {row['delivery_cpu_ms_per_move']:.1f} ms;"
+        f"  no-op {noop:.0f}/s ({row['noop_cpu_ms']:.1f} ms worker CPU each);  ratio {row['ratio']:.2f}",
         flush=True,
     )
     return row
@@ -395,6 +444,7 @@ def main() -> int:
     if args.deliver:
         return deliver(args.deliver)
 
+    import bench.load_count  # noqa: F401 - counts this process's round trips too
     from workers.embedded import EmbeddedServer
 
     tmp = Path(tempfile.mkdtemp(prefix="agora-load-"))
@@ -418,18 +468,24 @@ def main() -> int:
         for images in modes:
             services = Services(server.url, tmp, images=images)
             services.wait_ready()
-            done: list[tuple[str, Stats, float]] = []
+            done: list[tuple[str, Stats, float, float]] = []
             for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
-                before = noop_rate(store)
+                before, cpu_before = noop_rate(store, services)
                 sample = _sampler(store, services)
                 stats = asyncio.run(load_phase(server.url, kind, args.games, args.seconds, args.warmup, sample))
                 time.sleep(2)  # the consumer catches up with the last boards
-                done.append((kind, stats, (before + noop_rate(store)) / 2))
+                after, cpu_after = noop_rate(store, services)
+                done.append((kind, stats, (before + after) / 2, (cpu_before + cpu_after) / 2))
+            _, _, renders, _ = services.trips()
+            images_kept = sum(1 for _ in store.r.scan_iter("agora:img:*", count=1000))
+            if images:
+                print(f"  renders in this mode: {renders}; board images in Redis: {images_kept}"
+                      " (rendered once each when equal)", flush=True)
             services.stop()
             boards = services.boards()
             services = None
-            for kind, stats, noop in done:
-                rows.append(report(kind, images, stats, args.seconds, noop, boards))
+            for kind, stats, noop, noop_cpu in done:
+                rows.append(report(kind, images, stats, args.seconds, noop, noop_cpu, boards))
         figures = rows
         info = store.r.info("memory")
         print(f"  Redis memory: used {info['used_memory_human']}, peak {info['used_memory_peak_human']}")

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from workers.pipeline import Loaded
 
 log = logging.getLogger(__name__)
+DRAWING_TTL = 10  # seconds one process may hold the drawing of an image (see ``_claim``)
 
 
 def board_png(store: Store, gid: str, version: int | None = None) -> bytes | None:
@@ -46,11 +47,44 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
     cached = store.r.get(key)
     if cached:
         return bytes(cached)
+    if not _claim(store, key):
+        drawn = _drawn_elsewhere(store, key)
+        if drawn is not None:
+            return drawn
     snap = store.snapshot_at(gid, version)
     if snap is None:
         return None
     game = find_game(meta["game"])
     return _draw(store, game, game.load(json.loads(snap)), gid, version, who, seat, store.names(gid))
+
+
+def _claim(store: Store, key: str) -> bool:
+    """Take the drawing of image ``key`` (True), or learn that another process draws it.
+
+    Why: right after a turn is committed, the ``kick`` task's pre-warm and the outbox
+    consumer (woken by the new message at once) both missed the cache and drew the same board
+    (issue 12: a render is the biggest cost of a move). Whoever claims draws; the other waits
+    for the image."""
+    return bool(store.r.set(key + ":drawing", "1", nx=True, ex=DRAWING_TTL))
+
+
+def _drawn_elsewhere(store: Store, key: str) -> bytes | None:
+    """The image another process is drawing, once it is stored (None: it did not come in
+    time, e.g. that process died; the caller draws it then)."""
+    deadline = time.monotonic() + DRAWING_TTL
+    delay = 0.01
+    while time.monotonic() < deadline:
+        time.sleep(delay)
+        pipe = store.r.pipeline(transaction=False)
+        pipe.get(key)
+        pipe.exists(key + ":drawing")
+        png, drawing = pipe.execute()
+        if png:
+            return bytes(png)
+        if not drawing:
+            return None
+        delay = min(delay * 2, 0.1)
+    return None
 
 
 def prewarm(store: Store, loaded: Loaded) -> None:
@@ -62,9 +96,10 @@ def prewarm(store: Store, loaded: Loaded) -> None:
     key = k_image(loaded.gid, loaded.version, "public")
     pipe = store.r.pipeline(transaction=False)
     pipe.exists(key)
+    pipe.set(key + ":drawing", "1", nx=True, ex=DRAWING_TTL)
     pipe.hgetall(k_names(loaded.gid))
-    there, raw = pipe.execute()
-    if there:
+    there, mine, raw = pipe.execute()
+    if there or not mine:  # drawn already, or being drawn by the outbox consumer
         return
     names = {k.decode(): v.decode() for k, v in raw.items()}
     _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names)
@@ -81,6 +116,7 @@ def _draw(
     if names:
         view["player_names"] = [names.get(str(s), "") for s in range(len(game.seat_names(state)))]
     started = time.perf_counter()
+    png: bytes | None = None
     try:
         png = renderer.render(game.id, view) if seat is None else renderer.render_private(game.id, view)
         metrics.RENDER_SECONDS.labels(game.id, "board" if seat is None else "private").observe(
@@ -89,6 +125,13 @@ def _draw(
     except Exception:
         log.exception("rendering the %s image of %s v%s failed", who, gid, version)
         return None
-    if png is not None:
-        store.r.set(key, png, ex=IMAGE_TTL, nx=True)
+    finally:
+        if png is None:  # nothing to wait for: let a later caller try
+            store.r.delete(key + ":drawing")
+    if png is None:
+        return None
+    pipe = store.r.pipeline(transaction=False)
+    pipe.set(key, png, ex=IMAGE_TTL, nx=True)
+    pipe.delete(key + ":drawing")
+    pipe.execute()
     return png

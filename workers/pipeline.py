@@ -46,9 +46,12 @@ class MoveResult:
     duplicate: bool = False
     events: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
-    # Not sent anywhere: whether the commit left follow-up work (a posted turn to draw, an
-    # automatic player to wake, a finished game to archive) for the ``kick`` task.
+    # Not sent anywhere: whether the commit left work for the ``kick`` task (an automatic
+    # player to wake, a finished game to archive), whether it posted a turn whose board is to
+    # be drawn, and the game as the move left it (to draw that board without reading it).
     follow: bool = True
+    board: bool = False
+    after: Any = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -313,11 +316,10 @@ def _commit_step(
     out = MoveResult.from_json(committed.data)
     out.duplicate = committed.status == "dup"
     after_meta = {**loaded.meta, **meta}
-    out.follow = (
-        "posted_v" in plan.meta
-        or outcome is not None
-        or any(automatic(after_meta, loaded.seats, s) for s in game.to_move(new_state))
-    )
+    out.follow = outcome is not None or any(automatic(after_meta, loaded.seats, s) for s in game.to_move(new_state))
+    out.board = "posted_v" in plan.meta
+    flat = {k: str(v) for k, v in after_meta.items() if v is not None}
+    out.after = Loaded(loaded.gid, flat, game, out.version, new_state, loaded.seats)
     if not out.duplicate and out.version % LOG_CHUNK == 0:
         try:
             store.compact_log(loaded.gid)
