@@ -64,12 +64,18 @@ class Client:
     def command(self, ctx: Context, text: str) -> Reply:
         """Run one typed command (``/move rondel templum`` or ``move ...``)."""
         refused = self._limited(ctx)
-        return refused if refused is not None else self.commands.handle(self._linked(ctx), text)
+        if refused is not None:
+            return refused
+        with self.commands.buttons_batched():
+            return self.commands.handle(self._linked(ctx), text)
 
     def press(self, ctx: Context, token: str) -> Reply:
         """Run a pressed button (its token)."""
         refused = self._limited(ctx)
-        return refused if refused is not None else self.commands.press(self._linked(ctx), token)
+        if refused is not None:
+            return refused
+        with self.commands.buttons_batched():
+            return self.commands.press(self._linked(ctx), token)
 
     # ------------------------------------------- the same, awaited without a thread
     async def command_async(self, ctx: Context, text: str, run: Runner) -> Reply:
@@ -91,9 +97,13 @@ class Client:
                 return list(outcome)
             data = await self.answers.wait(rid, self.move_timeout)
             answer = MoveResult.from_json(data) if data is not None else _queued()
-            return list(await run(self.commands.finish, outcome, answer))
+            return list(await run(self._finish, outcome, answer))
         finally:
             self.answers.forget(rid)
+
+    def _finish(self, deferred: MoveDeferred, answer: MoveResult) -> Reply:
+        with self.commands.buttons_batched():
+            return self.commands.finish(deferred, answer)
 
     def _until_move(
         self, rid: str, fn: Callable[[Context, str], Reply], ctx: Context, arg: str
@@ -210,22 +220,26 @@ class Client:
         Raises whatever building it raised (a reset connection, a server still loading its
         data): the caller keeps the message pending and tries again later. Taking a failure
         for "out of date" would mark a board as sent that nobody ever saw."""
-        m = envelope.message
-        kind = m.get("type")
         try:
-            if kind == "turn":
-                return self.commands.turn_part(m)
-            if kind == "prompt":
-                return self.commands.prompt_part(m)
-            if kind == "reminder":
-                return self.commands.reminder_part(m)
-            if kind in ("private", "text"):
-                return Part(text=str(m.get("text", "")), private=kind == "private")
-            if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
-                return Part(text=str(m.get("text", "")))
+            with self.commands.buttons_batched():
+                return self._build(envelope)
         except Exception:
             log.warning("could not build outbox message %s yet; it stays pending", envelope.key, exc_info=True)
             raise
+
+    def _build(self, envelope: Envelope) -> Part | None:
+        m = envelope.message
+        kind = m.get("type")
+        if kind == "turn":
+            return self.commands.turn_part(m)
+        if kind == "prompt":
+            return self.commands.prompt_part(m)
+        if kind == "reminder":
+            return self.commands.reminder_part(m)
+        if kind in ("private", "text"):
+            return Part(text=str(m.get("text", "")), private=kind == "private")
+        if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
+            return Part(text=str(m.get("text", "")))
         log.warning("unknown outbox message type %r", kind)
         return None
 

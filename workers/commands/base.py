@@ -24,6 +24,7 @@ from workers.store import Store, k_callback
 
 log = logging.getLogger("workers.commands")
 _DEFER = threading.local()
+_BUTTONS = threading.local()
 
 
 class MoveDeferred(BaseException):
@@ -240,8 +241,34 @@ class CommandBase:
 
     def _button(self, payload: dict[str, Any], label: str) -> Button:
         token = "b" + secrets.token_urlsafe(9)
-        self.store.r.set(k_callback(token), json.dumps(payload), ex=BUTTON_TTL)
+        batch: list[tuple[str, str]] | None = getattr(_BUTTONS, "batch", None)
+        if batch is not None:
+            batch.append((k_callback(token), json.dumps(payload)))
+        else:
+            self.store.r.set(k_callback(token), json.dumps(payload), ex=BUTTON_TTL)
         return Button(label[:60], token)
+
+    @contextlib.contextmanager
+    def buttons_batched(self) -> Iterator[None]:
+        """Store the payloads of the buttons made in this block in one round trip at its end.
+
+        Why: a prompt or a list of moves makes up to a dozen buttons, one write each; nobody
+        can press them before the part is shown, which is after this block."""
+        if getattr(_BUTTONS, "batch", None) is not None:  # nested: the outer block writes
+            yield
+            return
+        _BUTTONS.batch = []
+        try:
+            yield
+        finally:
+            # Also when the block ended early (a deferred move, an error): a button already
+            # handed out must work; unused ones expire.
+            batch, _BUTTONS.batch = _BUTTONS.batch, None
+            if batch:
+                pipe = self.store.r.pipeline(transaction=False)
+                for key, value in batch:
+                    pipe.set(key, value, ex=BUTTON_TTL)
+                pipe.execute()
 
 
     def _hidden(self, gid: str) -> bool:
