@@ -37,6 +37,7 @@ import contextlib
 import itertools
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -200,11 +201,17 @@ class Table:
         self.version, self.seats = loaded.version, loaded.seats
 
 
-async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, end: float) -> None:
-    """Move as fast as answers come until ``end``; counts moves sent from ``start`` on."""
+async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, end: float, think: float) -> None:
+    """Move as fast as answers come (or ``think`` seconds after each answer, on average)
+    until ``end``; counts moves sent from ``start`` on."""
     from workers.client import Context
 
+    rng = random.Random(table.slot)
+    if think:
+        await asyncio.sleep(rng.uniform(0, think))  # the tables do not all start at once
     while time.time() < end:
+        if think:
+            await asyncio.sleep(rng.expovariate(1 / think))
         if not table.gid or table.game.outcome(table.state) is not None:
             if table.gid:
                 stats.games_done += 1
@@ -232,7 +239,9 @@ async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, 
             await run(table.reload, client.store)
 
 
-async def load_phase(url: str, kind: str, games: int, seconds: float, warmup: float, sample: Any) -> Stats:
+async def load_phase(
+    url: str, kind: str, games: int, seconds: float, warmup: float, sample: Any, think: float = 0.0
+) -> Stats:
     from workers.client import Client
 
     client = Client(url, move_timeout=30)
@@ -268,7 +277,7 @@ async def load_phase(url: str, kind: str, games: int, seconds: float, warmup: fl
         stats.renders, stats.render_seconds = t1[2] - t0[2], t1[3] - t0[3]
         stats.adapter_cpu, stats.delivery_cpu = o1[0] - o0[0], o1[1] - o0[1]
 
-    await asyncio.gather(window(), *(play(t, client, run, stats, start, end) for t in tables))
+    await asyncio.gather(window(), *(play(t, client, run, stats, start, end, think) for t in tables))
     await client.answers.aclose()
     pool.shutdown(wait=True)
     client.close()
@@ -438,6 +447,8 @@ def main() -> int:
     parser.add_argument("--kinds", default="duellum,seven-wonders", help="game kinds (comma-separated)")
     parser.add_argument("--no-images", choices=["also", "skip", "only"], default="also",
                         help="also measure with the renderer off (default), skip it, or only that")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player waits after an answer (default 0: as fast as answers come)")
     parser.add_argument("--json", help="write the figures to this file as JSON")
     parser.add_argument("--deliver", help=argparse.SUPPRESS)  # the outbox consumer child
     args = parser.parse_args()
@@ -462,7 +473,8 @@ def main() -> int:
         cfg = store.r.config_get("append*")
         version = store.r.info("server").get("valkey_version") or store.r.info("server").get("redis_version")
         print(f"Valkey {version} appendonly={cfg.get('appendonly')} appendfsync={cfg.get('appendfsync')};"
-              f" {args.games} games per kind, {args.seconds:g} s measured after {args.warmup:g} s;"
+              f" {args.games} games per kind, think {args.think:g} s,"
+              f" {args.seconds:g} s measured after {args.warmup:g} s;"
               f" {os.cpu_count()} cpus", flush=True)
         modes = {"also": [True, False], "skip": [True], "only": [False]}[args.no_images]
         for images in modes:
@@ -472,7 +484,9 @@ def main() -> int:
             for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
                 before, cpu_before = noop_rate(store, services)
                 sample = _sampler(store, services)
-                stats = asyncio.run(load_phase(server.url, kind, args.games, args.seconds, args.warmup, sample))
+                stats = asyncio.run(
+                    load_phase(server.url, kind, args.games, args.seconds, args.warmup, sample, args.think)
+                )
                 time.sleep(2)  # the consumer catches up with the last boards
                 after, cpu_after = noop_rate(store, services)
                 done.append((kind, stats, (before + after) / 2, (cpu_before + cpu_after) / 2))
