@@ -289,7 +289,7 @@ class Services:
     """Two workers and a beat as ``agora worker --concurrency 2 --beat`` starts them, and the
     outbox consumer; all stopped by PID."""
 
-    def __init__(self, url: str, tmp: Path, *, images: bool) -> None:
+    def __init__(self, url: str, tmp: Path, *, images: bool, boards: str = "worker") -> None:
         from workers.embedded import _die_with_parent
         from workers.local import beat_command, worker_command
 
@@ -297,6 +297,8 @@ class Services:
         self.counts.mkdir()
         self.env = dict(os.environ, REDIS_URL=url, PYTHONPATH=str(ROOT), AGORA_REBUILD_ON_START="0")
         self.env["AGORA_PLUGINS"] = COUNT if images else f"{COUNT},{NO_IMAGES}"
+        if boards == "delivery":
+            self.env["AGORA_PLUGINS"] += ",bench.load_nodraw"
         self.env["AGORA_BENCH_COUNT_DIR"] = str(self.counts)
         self.out = tmp / f"boards-{'img' if images else 'noimg'}-{time.time():.0f}.txt"
         self.log = open(tmp / "services.log", "ab")  # noqa: SIM115 - closed in stop()
@@ -449,6 +451,8 @@ def main() -> int:
                         help="also measure with the renderer off (default), skip it, or only that")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits after an answer (default 0: as fast as answers come)")
+    parser.add_argument("--boards", choices=["worker", "delivery"], default="worker",
+                        help="who draws a posted turn's board: the move's worker (production) or the outbox consumer")
     parser.add_argument("--json", help="write the figures to this file as JSON")
     parser.add_argument("--deliver", help=argparse.SUPPRESS)  # the outbox consumer child
     args = parser.parse_args()
@@ -478,7 +482,7 @@ def main() -> int:
               f" {os.cpu_count()} cpus", flush=True)
         modes = {"also": [True, False], "skip": [True], "only": [False]}[args.no_images]
         for images in modes:
-            services = Services(server.url, tmp, images=images)
+            services = Services(server.url, tmp, images=images, boards=args.boards)
             services.wait_ready()
             done: list[tuple[str, Stats, float, float]] = []
             for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
