@@ -95,7 +95,7 @@ class Answers:
         try:
             while self._futures or idle < LINGER_POPS:
                 try:
-                    item = await conn.blpop([k_answers(self.box)], timeout=POP_SECONDS)
+                    item = await conn.blpop([k_answers(self.box)], timeout=POP_SECONDS)  # type: ignore[misc]
                 except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
                     # A restarting server: the waits time out ("queued") if it stays away.
                     log.warning("reading move answers failed (%s); retrying", exc)
