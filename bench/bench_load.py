@@ -211,7 +211,10 @@ async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, 
         await asyncio.sleep(rng.uniform(0, think))  # the tables do not all start at once
     while time.time() < end:
         if think:
-            await asyncio.sleep(rng.expovariate(1 / think))
+            pause = rng.expovariate(1 / think)
+            if time.time() + pause >= end:
+                break
+            await asyncio.sleep(pause)
         if not table.gid or table.game.outcome(table.state) is not None:
             if table.gid:
                 stats.games_done += 1
@@ -229,12 +232,12 @@ async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, 
         if reply and reply[0].ok:
             table.state = game.apply(state, seat, action).state
             table.version += 1
-            if t0 >= start:
+            if start <= t0 < end:
                 stats.moves += 1
                 stats.answers.append(t1 - t0)
                 stats.sent_at[(table.gid, table.version)] = t0
         else:
-            if t0 >= start:
+            if start <= t0 < end:
                 stats.refused += 1
             await run(table.reload, client.store)
 
