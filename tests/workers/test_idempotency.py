@@ -63,8 +63,8 @@ def test_copy_that_loads_after_the_first_commit_gets_the_first_answer(store: Sto
         if not first:
             first.append(pipeline.MoveResult(False, "placeholder", ""))
             first[0] = pipeline.submit(st, g, text="add 2", idem="tg:2002", user=A)
-        # Decision (test): the read is reported as if the copy read before the commit but its
-        # key check missed it; the re-load after the lost race sees the new state.
+        # What this copy read is from before the first copy's commit: its commit then finds
+        # the key taken (a duplicate), never a second move.
         return record
 
     monkeypatch.setattr(Store, "move_record", read_then_the_other_copy_commits)
