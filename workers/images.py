@@ -92,17 +92,19 @@ def prewarm(store: Store, loaded: Loaded) -> None:
     is there: one round trip to look, one to store, no second read of the game.
 
     Why apart from :func:`board_png`: that one re-reads the meta and the snapshot, which the
-    caller (the ``kick`` task after a move) has just read."""
+    caller (the ``kick`` task after a move) has just read. The pages that follow the board in
+    a turn post (The Capitals' cities) are drawn next, for the games that have them."""
     key = k_image(loaded.gid, loaded.version, "public")
     pipe = store.r.pipeline(transaction=False)
     pipe.exists(key)
     pipe.set(key + ":drawing", "1", nx=True, ex=DRAWING_TTL)
     pipe.hgetall(k_names(loaded.gid))
     there, mine, raw = pipe.execute()
-    if there or not mine:  # drawn already, or being drawn by the outbox consumer
-        return
-    names = {k.decode(): v.decode() for k, v in raw.items()}
-    _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names)
+    if not there and mine:  # else drawn already, or being drawn by the outbox consumer
+        names = {k.decode(): v.decode() for k, v in raw.items()}
+        _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names)
+    if loaded.game.id in renderer.PAGES:
+        page_pngs(store, loaded.gid, loaded.version)
 
 
 def _draw(
@@ -135,3 +137,52 @@ def _draw(
     pipe.delete(key + ":drawing")
     pipe.execute()
     return png
+
+
+def page_pngs(store: Store, gid: str, version: int | None = None) -> list[bytes]:
+    """The public pages of ``gid`` at ``version`` that follow the board in a turn post (one
+    per city in The Capitals; empty for most games), cached like the board.
+
+    Cache layout: ``k_image(gid, version, "pages")`` holds how many pages there are, and
+    ``k_image(gid, version, "page1")``… each page, so a game without pages costs one small key.
+
+    Failures behave like the board's: a store error propagates (the outbox keeps the turn
+    pending and retries it); a drawing failure is logged and gives no pages, so a renderer bug
+    never blocks a chat's outbox — the turn is posted with its board alone.
+    """
+    meta = store.meta(gid)
+    if not meta or meta.get("status") == "lobby":
+        return []
+    if version is None:
+        version, _ = store.snapshot(gid)
+    count_key = k_image(gid, version, "pages")
+    known = store.r.get(count_key)
+    if known is not None:
+        n = int(known)
+        if n == 0:
+            return []
+        cached = store.r.mget([k_image(gid, version, f"page{i}") for i in range(1, n + 1)])
+        if all(cached):
+            return [bytes(c) for c in cached]
+    snap = store.snapshot_at(gid, version)
+    if snap is None:
+        return []
+    game = find_game(meta["game"])
+    state = game.load(json.loads(snap))
+    view = game.view(state, None)
+    names = store.names(gid)
+    if names:  # as on the board: the pages name the players
+        view["player_names"] = [names.get(str(s), "") for s in range(len(game.seat_names(state)))]
+    started = time.perf_counter()
+    try:
+        pages = renderer.render_pages(game.id, view)
+        metrics.RENDER_SECONDS.labels(game.id, "pages").observe(time.perf_counter() - started)
+    except Exception:
+        log.exception("rendering the pages of %s v%s failed", gid, version)
+        return []
+    pipe = store.r.pipeline()
+    for i, png in enumerate(pages, 1):
+        pipe.set(k_image(gid, version, f"page{i}"), png, ex=IMAGE_TTL)
+    pipe.set(count_key, str(len(pages)), ex=IMAGE_TTL)  # last: the count promises the pages exist
+    pipe.execute()
+    return pages
