@@ -108,8 +108,9 @@ def connect(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, str] | 
         sentinel = Sentinel(
             p.hosts,
             socket_timeout=socket_timeout,
-            sentinel_kwargs={"password": sentinel_pw, "socket_timeout": socket_timeout} if sentinel_pw else
-            {"socket_timeout": socket_timeout},
+            sentinel_kwargs={"password": sentinel_pw, "socket_timeout": socket_timeout}
+            if sentinel_pw
+            else {"socket_timeout": socket_timeout},
             username=p.username,
             password=p.password,
             ssl=p.tls,
@@ -117,6 +118,46 @@ def connect(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, str] | 
         db = int(p.path[1]) if len(p.path) > 1 else 0
         return sentinel.master_for(p.path[0], db=db, socket_timeout=socket_timeout, **kwargs)
     return redis.Redis.from_url(url, socket_timeout=socket_timeout, **kwargs)
+
+
+def connect_async(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, str] | None = None) -> Any:
+    """The asyncio twin of :func:`connect` for the same three URL forms.
+
+    Why: the adapters wait for move answers on their event loop (workers/answers.py); on a
+    cluster or behind Sentinel that wait must reach the same store as the workers' push."""
+    import redis.asyncio as aredis
+    from redis.asyncio.cluster import ClusterNode as AsyncClusterNode
+    from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+    from redis.asyncio.sentinel import Sentinel as AsyncSentinel
+
+    if is_cluster(url, env):
+        p = _parse(url, 6379)
+        return AsyncRedisCluster(
+            startup_nodes=[AsyncClusterNode(h, port) for h, port in p.hosts],
+            username=p.username,
+            password=p.password,
+            ssl=p.tls,
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=min(socket_timeout, 5.0),
+        )
+    if is_sentinel(url):
+        p = _parse(url, 26379)
+        if not p.path:
+            raise ValueError("a Sentinel URL names its master: redis+sentinel://host:26379/mymaster")
+        sentinel_pw = (p.query.get("sentinel_password") or [None])[0]
+        sentinel = AsyncSentinel(
+            p.hosts,
+            socket_timeout=socket_timeout,
+            sentinel_kwargs={"password": sentinel_pw, "socket_timeout": socket_timeout}
+            if sentinel_pw
+            else {"socket_timeout": socket_timeout},
+            username=p.username,
+            password=p.password,
+            ssl=p.tls,
+        )
+        db = int(p.path[1]) if len(p.path) > 1 else 0
+        return sentinel.master_for(p.path[0], db=db, socket_timeout=socket_timeout)
+    return aredis.Redis.from_url(url, socket_timeout=socket_timeout)
 
 
 def broker(store_url: str, env: Mapping[str, str] | None = None) -> tuple[str, dict[str, Any]]:

@@ -56,6 +56,7 @@ key                              type    holds
 ``callback:{token}``             string  long button payloads (Telegram's 64-byte limit)
 ``layout``                       string  ``2`` once an older store was moved to the partitions
                                          (workers/layout.py)
+``answers:{box}``                list    move answers for one waiting client (TTL)
 ===============================  ======  ===================================================
 
 All times are UTC unix seconds.
@@ -204,6 +205,11 @@ def k_remind(gid: str, version: int, seat: int) -> str:
     return f"{tag(partition(gid))}remind:{gid}:{version}:{seat}"
 
 
+def k_answers(box: str) -> str:
+    """A client's mailbox of move answers (list; the workers push, the client pops)."""
+    return f"{P}answers:{box}"
+
+
 def k_callback(token: str) -> str:
     return f"{P}callback:{token}"
 
@@ -220,6 +226,8 @@ IDEM_KEPT = 24  # idempotency answers kept per game (the newest), see the commit
 # wait per game. Decision: a turn post delivered later than that (a bot down for long) is drawn
 # from the game as it is now.
 POSTED_KEPT = 32
+ANSWER_TTL = 120  # seconds a client's mailbox of move answers outlives its last answer
+TOUCH_MEMO = 300.0  # seconds a user's name and private chat, once written, are not rewritten
 LOG_CHUNK = 24  # live log entries moved into the compressed part at a time
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
@@ -310,7 +318,6 @@ def _unchunk(blob: bytes | None) -> list[dict[str, Any]]:
     return list(json.loads(zlib.decompress(blob))) if blob else []
 
 
-
 def _pairs(raw: Any) -> dict[bytes, bytes]:
     """An HGETALL answer read inside a MULTI: a dict, or (redis-py's cluster transactions skip
     the reply parsing) the flat field/value list."""
@@ -369,6 +376,7 @@ class Store:
         self.r = client
         self._commit = client.register_script(_COMMIT_LUA)
         self._release = client.register_script(_RELEASE_LUA)
+        self._touched: dict[str, tuple[str, str | None, float]] = {}
 
     @classmethod
     def from_url(cls, url: str) -> Store:
@@ -431,6 +439,33 @@ class Store:
         meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
         seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
         return meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats
+
+    def move_record(
+        self, gid: str, idem: str
+    ) -> tuple[tuple[dict[str, str], int, str | None, dict[int, str]], dict[str, Any] | None]:
+        """:meth:`game_record` and the stored answer of idempotency key ``idem`` in one MULTI.
+
+        Why: a move used to ask for its key's answer first and then load the game, two round
+        trips where one does (issue 12: load once, commit once)."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hgetall(k_meta(gid))
+        pipe.get(k_snap(gid))
+        pipe.hgetall(k_seats(gid))
+        pipe.hget(k_idem(gid), idem or "-")
+        raw_meta, blob, raw_seats, prev = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
+        seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
+        record = (meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats)
+        return record, (json.loads(unpack_answer(prev)) if prev and idem else None)
+
+    def users(self, users: Sequence[str]) -> list[dict[str, str]]:
+        """The records of several users (``u:{user}``) in one round trip."""
+        if not users:
+            return []
+        pipe = self.r.pipeline(transaction=False)
+        for user in users:
+            pipe.hgetall(k_user(user))
+        return [{k.decode(): v.decode() for k, v in _pairs(raw).items()} for raw in pipe.execute()]
 
     def snapshot(self, gid: str) -> tuple[int, str | None]:
         """(version, canonical dump) read together so they always match."""
@@ -583,6 +618,18 @@ class Store:
         status, payload = self._commit(keys=keys, args=args)
         return CommitResult(status.decode(), unpack_answer(payload) if status in (b"ok", b"dup") else payload.decode())
 
+    def post_answer(self, box: str, rid: str, answer: Mapping[str, Any]) -> None:
+        """Push a move's answer to the mailbox of the client that awaits it, in one round trip.
+
+        Why not Celery's result store: that cost the worker a read and a write and the client
+        a subscribe, a read and an unsubscribe per move; a client drains its one mailbox with
+        a single blocking pop per answer. The list expires: a client that went away leaves
+        no garbage behind."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.rpush(k_answers(box), json.dumps({"id": rid, "answer": answer}, separators=(",", ":")))
+        pipe.expire(k_answers(box), ANSWER_TTL)
+        pipe.execute()
+
     # --------------------------------------------------- chats and users
     def chat_game(self, platform: str, chat: str) -> str | None:
         raw = self.r.get(k_chat(platform, chat))
@@ -601,6 +648,23 @@ class Store:
         return sorted({x.decode() for members in pipe.execute() for x in members})
 
     def touch_user(self, user: str, name: str, dm: str | None = None) -> None:
+        """Record a user's display name (and private chat), as seen on their latest command.
+
+        Why a memo: every command touched the user, one write round trip each although the
+        name hardly ever changes. The same values written by this process within
+        ``TOUCH_MEMO`` seconds are not written again (issue 12: a move's round trips).
+        Decision: a name changed back and forth between two adapter processes of one
+        platform may show the older one for up to that long."""
+        now = time.monotonic()
+        seen = self._touched.get(user)
+        if seen is not None and seen[0] == name and seen[1] == dm and now - seen[2] < TOUCH_MEMO:
+            return
+        if len(self._touched) > 50_000:
+            self._touched.clear()
+        self._write_user(user, name, dm)
+        self._touched[user] = (name, dm, now)
+
+    def _write_user(self, user: str, name: str, dm: str | None) -> None:
         # Not a MULTI: the user hash and the platform's name index live in different slots.
         pipe = self.r.pipeline(transaction=False)
         pipe.hset(k_user(user), "name", name)
