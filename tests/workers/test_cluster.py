@@ -158,3 +158,19 @@ def test_games_on_a_cluster_survive_a_master_failover(
     elapsed = time.monotonic() - t0
     print(f"cluster game test: {len(accepted)} moves in {rounds} rounds, failover {failover_s:.2f} s, "
           f"total {elapsed:.1f} s")
+
+
+async def test_move_answers_reach_a_waiting_client_on_a_cluster(cstore: Store, cluster: Cluster) -> None:
+    """The adapters wait for move answers on their event loop (workers/answers.py): on a
+    cluster that wait must read the mailbox the workers push to, through the cluster client."""
+    from workers.answers import Answers
+
+    box = Answers(cluster.url)
+    try:
+        fut = box.expect("r1")
+        cstore.post_answer(box.box, "r1", {"ok": True, "text": "done"})
+        got = await box.wait("r1", 15)
+        assert fut is not None
+        assert got == {"ok": True, "text": "done"}
+    finally:
+        await box.aclose()
