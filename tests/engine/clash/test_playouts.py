@@ -92,7 +92,14 @@ def test_random_complete_games(players: int, seed: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "options", [{"four_rounds": True}, {"variable_end": True}, {"no_events": True}, {"optional_events": True}]
+    "options",
+    [
+        {"four_rounds": True},
+        {"variable_end": True},
+        {"wonderful_end": True},
+        {"no_events": True},
+        {"optional_events": True},
+    ],
 )
 def test_random_games_with_variants(options: dict[str, Any]) -> None:
     result = random_playout(GAME, 11, 3, options, invariants=invariants, check_notation=1, check_dump_every=11)
