@@ -36,7 +36,7 @@ from engine.clash.notation import city_word
 from engine.clash.resources import gain
 from engine.clash.state import State
 from engine.core.events import Event, public
-from engine.core.text import count
+from engine.core.text import count, with_article
 
 COMBAT_ONLY: tuple[str, ...] = ()
 """Effects never offered as a play (none: every card of the deck is played somewhere)."""
@@ -451,7 +451,7 @@ def _develop(state: State, step: Step, choice: str) -> list[Event]:
     dropped = finish_activation(city)
     state.changed.append(city.space)
     tail = f"; {city.name} becomes {city.mood}" if dropped else ""
-    return [public(f"{colour(seat)} adds a {building} to {city.name}{tail}.", "card")]
+    return [public(f"{colour(seat)} adds {with_article(building)} to {city.name}{tail}.", "card")]
 
 
 # ------------------------------------------------------------------ turn bookkeeping
