@@ -292,8 +292,11 @@ def refusal(state: State, seat: int, words: list[str]) -> str:
         return ""
     n = int(words[1])
     item = ALIASES.get(words[2], words[2])
+    if item in DECK_ITEMS:
+        return _card_refusal(state, words[0], item)
     if item not in ITEMS:
-        return f"Goods to trade: {join_words(ITEMS)}."
+        goods = [*ITEMS, "action cards", "objective cards"]
+        return f"Goods to trade: {join_words(goods)}."
     other_side = "get" if words[0] == "give" else "give"
     if pend[other_side].get(item):
         return f"{_goods_word(item, 2).capitalize()} are already on the other side of the offer."
@@ -307,6 +310,22 @@ def refusal(state: State, seat: int, words: list[str]) -> str:
     if not free:
         return f"A trade never wastes anything: {who_dst} cannot take any more {_goods_word(item, 2)}."
     return f"A trade never wastes anything: {who_dst} can take only {free} more {_goods_word(item, free)}."
+
+
+def _card_refusal(state: State, verb: str, deck: str) -> str:
+    """A card step typed wrong: one's own cards are named, the other's are asked by number."""
+    pend = state.pending
+    if verb == "give":
+        return "Name each card you give: `give card <card>` (`hand` shows yours)."
+    other = int(pend["to"])
+    held = len(trade_cards.hand(state, other, deck))
+    most = min(held, trade_cards.MAX_ASK)
+    if not held:
+        return f"{colour(other)} holds no {deck} cards."
+    return (
+        f"{colour(other)} holds {count(held, f'{deck} card')}; an offer may ask for at most "
+        f"{count(most, f'{deck} card')}."
+    )
 
 
 def _goods_word(item: str, n: int) -> str:

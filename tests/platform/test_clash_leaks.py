@@ -173,6 +173,10 @@ def test_a_card_given_in_a_trade_is_named_only_in_private(store: Store) -> None:
         for part in out:
             if not part.private and not private:
                 assert name not in part.text, part.text
+        if i == 0:  # a mistyped card step in the group is refused without naming the card
+            ctx = Context("test", "group", f"u{who}", f"P{who}", idem="bad-give")
+            for part in commands.handle(ctx, "move give card zq"):
+                assert part.private or (name not in part.text and card_word(card) not in part.text), part.text
     state = pipeline.load(store, gid).state
     assert card in state.decks["hands"][other]
     public_texts, secret_texts = [], []

@@ -189,3 +189,15 @@ def test_bot_wants_a_card_for_little() -> None:
     pos.play(0, "get 1 ore")
     pos.play(0, "offer")
     assert bot.auto_action(pos.state, 1, 0) == Action("accept")
+
+
+def test_typed_card_steps_are_refused_with_the_reason() -> None:
+    pos, _ = _pos()
+    pos.goals(1, "obj01")
+    pos.play(0, "trade blue")
+    with pytest.raises(IllegalAction, match="Blue holds no action cards"):
+        pos.play(0, "get 1 action card")
+    with pytest.raises(IllegalAction, match="at most 1 objective card"):
+        pos.play(0, "get 2 objective card")
+    with pytest.raises(IllegalAction, match="give card <card>"):
+        pos.play(0, "give 1 action card")
