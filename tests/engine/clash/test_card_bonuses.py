@@ -130,3 +130,15 @@ def test_scavenger_not_for_an_army_unit(dice: Dice) -> None:
     dice.set(6, 6, 1)
     texts = _scavenge(pos)
     assert not any("Scavenger" in t for t in texts)
+
+
+def test_scavenger_sinking_a_ship_near_a_foreign_city(dice: Dice) -> None:
+    pos = Position(2).clear_units().reveal_all().advances(0, "tactics")
+    pos.ship(0, "e4")  # Blue's ship on D3 is 1 space from Red's capital on D2
+    pos.ship(1, "d3", settler=1)
+    pos.goals(0, SCAVENGER).goals(1).turn(0)
+    dice.set(6, 1)  # Red 6: one hit; Blue 1
+    texts = [e.text for e in pos.play(0, "move ship1 d3")]
+    killed = pos.state.battles[-1]["killed"]
+    assert [1, "ship"] in killed and [1, "settler"] in killed  # the cargo dies with its ship
+    assert "Red completes the objective Scavenger: 2 points." in texts
