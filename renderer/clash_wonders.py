@@ -60,6 +60,8 @@ def revealed_line(view: Mapping[str, Any]) -> str:
 def _goods(goods: Mapping[str, Any]) -> str:
     words = {"mood": ("mood token", "mood tokens"), "culture": ("culture token", "culture tokens")}
     words["ideas"] = ("idea", "ideas")
+    words["action"] = ("action card", "action cards")  # cards in an offer are counted, never named
+    words["objective"] = ("objective card", "objective cards")
     parts = []
     for item, n in goods.items():
         k = int(n) if isinstance(n, int) else 0

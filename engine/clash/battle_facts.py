@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.clash.board import distance
 from engine.clash.decks import add_fact, facts
 from engine.clash.state import BARBARIAN, State
 
@@ -44,6 +45,7 @@ def _facts_of(state: State, b: dict[str, Any]) -> None:
     winner = int(b.get("winner", -2))
     sides = {"attacker": att, "defender": dfd}
     other = {"attacker": "defender", "defender": "attacker"}
+    _scavenger(state, b)
     if kind == "barbarian_attack":
         if dfd >= 0 and int(lost.get("attacker", 0)) >= 2 and state.city_at(space) is not None:
             add_fact(state, dfd, "resistance")
@@ -87,3 +89,23 @@ def _facts_of(state: State, b: dict[str, Any]) -> None:
                 add_fact(state, att, "capture_defended")
             if b.get("disembark"):
                 add_fact(state, att, "naval_assault")
+
+
+def _scavenger(state: State, b: dict[str, Any]) -> None:
+    """Scavenger: a player killed an enemy Settler or Ship on a space within 2 spaces of a
+    non-angry city not owned by that unit's owner (a potential trade route). The record lists
+    every unit lost in the battle (``killed``: owner and kind); the killer is the other side.
+    Decision: only player cities count (a Barbarian settlement is no trade partner), and the
+    city's mood is read when the battle is over (a city captured in it belonged to the victim,
+    so the capture's anger never matters)."""
+    space = str(b["space"])
+    sides = {int(b["attacker"]): int(b["defender"]), int(b["defender"]): int(b["attacker"])}
+    for owner, kind in b.get("killed", []):
+        killer = sides.get(int(owner), BARBARIAN)
+        if killer < 0 or int(owner) < 0 or kind not in ("settler", "ship"):
+            continue
+        if any(
+            c.owner >= 0 and c.owner != int(owner) and c.mood != "angry" and distance(state, c.space, space) <= 2
+            for c in state.cities
+        ):
+            add_fact(state, killer, "scavenger")

@@ -23,6 +23,8 @@ SCORED = frozenset(
         "wonder",
         "gardens",
         "trade",
+        "invite",
+        "take",
         "give",
         "get",
         "offer",
@@ -68,7 +70,7 @@ def score(state: State, seat: int, a: Action) -> float:
         city = state.city_at(a.space)
         return 50 if city is not None and city.mood == "angry" else 12
     if k == "accept":
-        return 20 if offer_gain(state, seat) >= 0 else 0
+        return 20 if offer_gain(state, seat, a) >= 0 else 0
     if k == "decline":
         return 10
     if k == "cancel":
@@ -80,16 +82,43 @@ def score(state: State, seat: int, a: Action) -> float:
     return 0 if k == "noinfluence" else -1
 
 
-def offer_gain(state: State, seat: int) -> float:
+def offer_gain(state: State, seat: int, a: Action | None = None) -> float:
     """What an offer is worth to the seat answering it: goods received minus goods given, a good
-    it holds none of counting a little more."""
+    it holds none of counting a little more; the cards handed over with ``a`` (an ``accept``)
+    count at :func:`card_worth`."""
     from engine.clash.trading import holding
 
     pend = state.pending
     me = state.pl[seat]
-    got = sum(n * (WORTH[i] + (0.3 if holding(me, i) == 0 else 0)) for i, n in pend["give"].items())
-    paid = sum(n * WORTH[i] for i, n in pend["get"].items())
+    got = sum(n * (WORTH[i] + (0.3 if holding(me, i) == 0 else 0)) for i, n in pend["give"].items() if i in WORTH)
+    got += sum(card_worth(state, seat, c, False) for c in pend.get("cards", []))
+    paid = sum(n * WORTH[i] for i, n in pend["get"].items() if i in WORTH)
+    paid += sum(card_worth(state, seat, c, True) for c in (a.items if a is not None else ()))
     return float(got - paid)
+
+
+CARD_WORTH = 2.5
+"""An unknown card's worth in resources: an action card saves an action or more; an objective
+card may become 2 points."""
+SCORING_SOON = 100.0
+"""An objective card the holder could complete now: never given away."""
+
+
+def card_worth(state: State, seat: int, card: str, mine: bool) -> float:
+    """A card's worth to ``seat``; an objective card it holds whose objective is met now (a
+    status objective to claim, an immediate one whose fact happened) is worth :data:`SCORING_SOON`."""
+    from engine.clash.cards_data import DECKS
+    from engine.clash.objectives import HALVES, immediate_facts, status_met
+
+    if not mine or card not in DECKS.objectives:
+        return CARD_WORTH
+    for half in HALVES:
+        obj = DECKS.objectives[card].half(half)
+        if obj.timing == "S" and status_met(state, seat, obj):
+            return SCORING_SOON
+        if obj.timing == "I" and immediate_facts(state, seat, obj):
+            return SCORING_SOON
+    return CARD_WORTH
 
 
 def wonder_plan(state: State, seat: int) -> str:

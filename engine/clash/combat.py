@@ -106,6 +106,7 @@ def _new_battle(state: State, kind: str, seat: int, defender: int, space: str, o
         "temple": city is not None and "temple" in city.pieces,
         "rounds": [],
         "lost": {"attacker": 0, "defender": 0},
+        "killed": [],
         "start_units": {"attacker": 0, "defender": 0},
         "step": "start",
         "result": "",
@@ -267,8 +268,11 @@ def _casualties(state: State, b: dict[str, Any], side: str, hits: int) -> int:
 
 
 def remove_unit(state: State, unit: Unit) -> None:
-    """Take a unit off the board (a Ship's cargo goes with it)."""
+    """Take a unit off the board (a Ship's cargo goes with it). During a battle the record keeps
+    ``killed``: ``[owner, kind]`` of every unit lost, for the objectives (Scavenger)."""
     gone = {unit.id} | {c.id for c in state.units if c.carrier == unit.id}
+    if state.battle:
+        state.battle.setdefault("killed", []).extend([u.owner, u.kind] for u in state.units if u.id in gone)
     state.units = [u for u in state.units if u.id not in gone]
     if state.battle:
         state.battle["att"] = [i for i in state.battle["att"] if i not in gone]

@@ -27,6 +27,8 @@ SUPPORTED = tuple(DECKS.abilities)
 CANCELLERS = ("high_ground", "scout", "martyr")
 """Abilities that cancel the opponent's card this round (resolved first)."""
 OTHER = {"attacker": "defender", "defender": "attacker"}
+GENERAL = "great_general"
+"""Mark in ``Player.used`` while the Great General's combat bonus waits for its battle."""
 
 
 def _has_units(state: State, battle: dict[str, Any], side: str, kinds: tuple[str, ...]) -> bool:
@@ -72,7 +74,8 @@ def usable(state: State, battle: dict[str, Any], side: str, ability: str) -> boo
 def trojan_possible(state: State, battle: dict[str, Any]) -> bool:
     """The Trojan Horse event of this round: the attacker of a defended city may pay 1 wood and
     1 culture token once per battle, in the first round (data file 9, card 38). Decision: gold
-    may stand in for the wood, and using it takes the attacker's card declaration of that round."""
+    may stand in for the wood. The card text forbids only the defender's combat card: using the
+    Trojan Horse is not the attacker's card declaration, who may still declare one that round."""
     if state.decks.get("trojan") != state.round or battle["kind"] != "land" or battle.get("trojan"):
         return False
     if int(battle["round"]) != 1 or not _city_battle(state, battle):
@@ -90,7 +93,7 @@ class CombatCardProvider:
         seat = int(battle[side])
         if not state.decks:
             return []
-        if side == "defender" and "trojan_horse" in battle["cards"].get("attacker", []):
+        if side == "defender" and battle.get("trojan") and int(battle["round"]) == 1:
             return []  # the Trojan Horse forbids the defender's card in the first round
         abilities = dict.fromkeys(DECKS.actions[c].combat for c in state.decks["hands"][seat])
         out = [Action("tactic", name=a) for a in abilities if usable(state, battle, side, a)]
@@ -109,7 +112,6 @@ class CombatCardProvider:
                 p.res["gold"] -= 1
             p.culture_tokens -= 1
             p.event_halves += 2
-            battle["cards"][side].append(action.name)
             battle["trojan"] = True
             return [f"{TABLES.colours[seat]} uses the Trojan Horse: 1 point, and the defender may play no card now"]
         card = next(c for c in state.decks["hands"][seat] if DECKS.actions[c].combat == action.name)
@@ -173,6 +175,25 @@ class CombatCardProvider:
                 _kill_one(state, battle, OTHER[side])
                 name += ": one unit of each side falls"
             mod.notes.append(name)
+        return mod
+
+    def bonus(self, state: State, battle: dict[str, Any], side: str) -> Modifiers:
+        """The Great General event's bonus: +2 combat value in every round of its taker's first
+        battle after taking it (data file 9, card 21). Decision: "your first battle this turn" is
+        the first battle with a combat round after the bonus is taken (it is taken in the turn,
+        possibly after a battle); a capture without resistance has no round and does not use it."""
+        mod = Modifiers()
+        seat = int(battle[side])
+        if seat < 0:
+            return mod
+        if battle.get("general") != side:
+            used = state.pl[seat].used
+            if GENERAL not in used or battle.get("general"):
+                return mod
+            used[used.index(GENERAL)] = GENERAL + "_spent"
+            battle["general"] = side
+        mod.cv += 2
+        mod.notes.append("Great General")
         return mod
 
     def after_round(self, state: State, battle: dict[str, Any]) -> list[str]:

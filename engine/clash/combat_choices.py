@@ -94,6 +94,10 @@ def apply_combat_choice(state: State, seat: int, action: Action) -> list[str]:
             lines = [f"{name(seat)} plays no combat card"]
         else:
             lines = CARD_HOOK[0].play(state, state.battle, side, action)
+            if action.name == "trojan_horse" and card_options(state, state.battle, side):
+                # The Trojan Horse is not the side's card declaration: it is asked again.
+                state.pending = {"kind": "combat_card", "seat": seat, "side": side}
+                return [*lines, f"{name(seat)} may play a combat card"]
         if state.battle["kind"] == "barbarian_attack":
             return lines + run_attack(state)
         return lines + run_battle(state)

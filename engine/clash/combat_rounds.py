@@ -108,10 +108,18 @@ def after_round_cards(state: State, battle: dict[str, Any]) -> list[str]:
 
 
 def card_modifiers(state: State, battle: dict[str, Any], side: str) -> Modifiers:
-    """The single point where played combat cards change a round: empty with no card in play."""
-    if not CARD_HOOK or not battle.get("cards", {}).get(side):
-        return Modifiers()
-    return CARD_HOOK[0].modifiers(state, battle, side)
+    """The single point where played combat cards change a round: empty with no card in play.
+    A provider may also define ``bonus(state, battle, side) -> Modifiers`` for card effects that
+    last beyond one round's declaration (the Great General event)."""
+    mod = Modifiers()
+    if not CARD_HOOK:
+        return mod
+    if battle.get("cards", {}).get(side):
+        mod.add(CARD_HOOK[0].modifiers(state, battle, side))
+    bonus = getattr(CARD_HOOK[0], "bonus", None)
+    if bonus is not None:
+        mod.add(bonus(state, battle, side))
+    return mod
 
 
 def seat_of(battle: dict[str, Any], side: str) -> int:
@@ -243,5 +251,6 @@ def describe_notes(battle: dict[str, Any], notes: list[str]) -> str:
         "Steel Weapons": "Steel Weapons (+1 hit)",
         "War Ships": "War Ships (cancels 1 enemy hit)",
         "Fanaticism": "Fanaticism (+2)",
+        "Great General": "the Great General (+2)",
     }
     return join_words([told.get(n, n) for n in notes])

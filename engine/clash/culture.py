@@ -8,9 +8,10 @@ from __future__ import annotations
 from engine.clash import influence, trading, wonders
 from engine.clash.actions import Action
 from engine.clash.state import State
+from engine.clash.trade_cards import DECK_ITEMS, card_word
 from engine.core.events import Event
 
-TURN_KINDS = ("influence", "wonder", "gardens", "trade")
+TURN_KINDS = ("influence", "wonder", "gardens", "trade", "invite")
 PENDING_KINDS = ("boost", "pyramids", "lighthouse", "offer", "trade")
 ANSWER_KINDS = (
     "boost",
@@ -97,10 +98,12 @@ def text(state: State, seat: int, a: Action, city: str, target: str) -> str:
         return f"wonder {city} {a.name.replace('_', '-')}"
     if k == "gardens":
         return f"gardens {city}"
-    if k == "trade":
+    if k in ("trade", "invite"):
         from engine.clash.data import TABLES
 
-        return f"trade {TABLES.colours[a.n].lower()}"
+        return f"{k} {TABLES.colours[a.n].lower()}"
+    if k in ("give", "get", "accept") and (a.name == "card" or a.name in DECK_ITEMS or a.items):
+        return trade_text(a)
     if k in ("give", "get"):
         # "get 1 idea", "get 2 ideas": the parser reads either form.
         word = "idea" if a.name == "ideas" and a.n == 1 else a.name
@@ -108,6 +111,15 @@ def text(state: State, seat: int, a: Action, city: str, target: str) -> str:
     if k == "boost":
         return f"boost {a.n}"
     return {"noboost": "no boost", "noinfluence": "no influence", "noship": "no ship"}.get(k, k)
+
+
+def trade_text(a: Action) -> str:
+    """``give card <card>`` / ``take back <card>``, ``get 1 action card``, ``accept <card> ...``."""
+    if a.kind == "give":
+        return f"give card {card_word(a.items[0])}" if a.n else f"take back {card_word(a.items[0])}"
+    if a.kind == "get":
+        return f"get {a.n} {a.name} card"
+    return " ".join(["accept", *(card_word(c) for c in a.items)])
 
 
 def refusal(state: State, seat: int, words: list[str]) -> str:

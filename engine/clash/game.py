@@ -22,7 +22,8 @@ from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
 from engine.clash.state import State, dump_state, load_state
-from engine.clash.trading import offer_text
+from engine.clash.trade_cards import card_name
+from engine.clash.trading import offer_text, trade_parties
 from engine.clash.turns import start_turn
 from engine.clash.view import build_view, orient_choices
 from engine.core.api import Game, GameInfo, Outcome, Seat
@@ -51,6 +52,8 @@ Actions (city names or spaces both work):
                                   and, after the roll, points; `arts` at the end: Art & Sculptures)
   wonder athens pyramids          build a revealed wonder (Engineering)
   trade blue, give 2 food, get 1 ore, offer     write a trade offer; Blue answers `accept` or `decline`
+  invite blue                                   let Blue write a trade offer to you (you answer it)
+  give card <card>, get 1 action card           cards in an offer (named only to the two traders)
 Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze sparta`, `no raze`,
 `first blue`, `reserve pyramids`. Abilities: `taxes`, `liberties`, `cartography` (each takes an action);
 `absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
@@ -82,6 +85,8 @@ GROUPS = {
     "wonder": "wonders",
     "gardens": "wonders",
     "trade": "trade",
+    "invite": "trade",
+    "take": "trade offer: give",
     "give": "trade offer: give",
     "get": "trade offer: get",
     "offer": "trade offer",
@@ -225,6 +230,10 @@ class ClashGame(Game[State, Action]):
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         """See :mod:`engine.clash.view`; the cards of ``seat``'s hands only in its own view."""
         view = build_view(state, seat) | hidden_view(state, seat)
+        offer = view["pending"].get("offer")
+        if offer is not None and seat is not None and seat in trade_parties(state):
+            # The cards of an offer: only the two seats of the trade see which they are.
+            offer["cards"] = [card_name(c) for c in state.pending.get("cards", [])]
         for p, counts in zip(view["players"], view.get("card_counts", []), strict=False):
             p["action_cards"] = counts["actions"]
             p["objective_cards"] = counts["objectives"]
@@ -239,6 +248,9 @@ class ClashGame(Game[State, Action]):
         """Card plays, objective claims and choices naming hidden cards are offered only in
         private; map actions stay public so a turn can be played in the group."""
         hidden = action.kind in ("play", "great") or (action.kind == "tactic" and action.name != "trojan_horse")
+        # Trade steps that name cards: giving one's own card, and the cards handed over on accepting.
+        hidden = hidden or (action.kind == "give" and action.name == "card")
+        hidden = hidden or (action.kind == "accept" and bool(action.items))
         return hidden or (action.kind == "choose" and secret_choice(state))
 
     def status(self, state: State, seat: Seat | None = None) -> str:

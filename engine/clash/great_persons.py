@@ -27,7 +27,7 @@ GREAT_BONUS_TEXT = {
     "philosopher": "2 ideas",
     "scientist": "an idea and an action card",
     "statesman": "2 action cards",
-    "general": "a free Move action",
+    "general": "a free Move action and +2 combat value in the next battle",
     "merchant": "trade route income",
     "engineer": "a building",
 }
@@ -137,7 +137,9 @@ def _great_bonus(state: State, step: Step, choice: str) -> list[Event]:
         # Decision: the free Move action is one extra action this turn (used in the player's
         # own turn, when great persons are played).
         state.actions_left += 1
-        return [public(f"{me} gains an extra action for a move.", "event")]
+        p.used.append("great_general")  # the combat bonus: engine.clash.combat_cards
+        text = f"{me} gains an extra action for a move and +2 combat value in every round of the next battle."
+        return [public(text, "event")]
     if b == "merchant":
         if "trade_routes" not in p.advances:
             return []

@@ -267,7 +267,7 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
     """Carry out a legal action."""
     if state.pending:
         return _apply_pending(state, seat, action)
-    if action.kind == "trade":
+    if action.kind in ("trade", "invite"):
         return culture.apply_turn(state, seat, action)  # trading is free and keeps a Move open
     close_mode(state, action)
     if action.kind in culture.TURN_KINDS:

@@ -140,3 +140,52 @@ def test_three_player_game_leaks_no_card(store: Store) -> None:
                 _assert_clean(part.text, _hidden(now), words, "group reply", _public(now))
         steps += 1
     assert private_moves >= 5, private_moves
+
+
+@pytest.mark.redis
+def test_a_card_given_in_a_trade_is_named_only_in_private(store: Store) -> None:
+    from engine.clash.data import TABLES
+    from engine.clash.trade_cards import card_word
+
+    game = find_game("clash")
+    commands = Commands(store, _submit(store))
+    users = [Context("test", "group", f"u{i}", f"P{i}", idem="") for i in range(PLAYERS)]
+    gid = commands.handle(users[0], "new clash")[0].text.split("`")[1]
+    for u in users[1:]:
+        assert commands.handle(u, "join")[0].ok
+    assert lobby.begin(store, gid, users[0].user_key, seed=5).ok
+    state = pipeline.load(store, gid).state
+    seat = sorted(game.to_move(state))[0]
+    other = next(s for s in range(PLAYERS) if s != seat)
+    card = state.decks["hands"][seat][0]
+    name = DECKS.actions[card].name
+    steps = [
+        (seat, f"trade {TABLES.colours[other].lower()}", False),
+        (seat, f"give card {card_word(card)}", True),
+        (seat, "offer", False),
+        (other, "accept", False),
+    ]
+    for i, (who, text, private) in enumerate(steps):
+        chat = f"dm{who}" if private else "group"
+        ctx = Context("test", chat, f"u{who}", f"P{who}", private=private, idem=f"t{i}")
+        out = commands.handle(ctx, f"move {text}")
+        assert out[0].ok, (text, out[0].text)
+        for part in out:
+            if not part.private and not private:
+                assert name not in part.text, part.text
+        if i == 0:  # a mistyped card step in the group is refused without naming the card
+            ctx = Context("test", "group", f"u{who}", f"P{who}", idem="bad-give")
+            for part in commands.handle(ctx, "move give card zq"):
+                assert part.private or (name not in part.text and card_word(card) not in part.text), part.text
+    state = pipeline.load(store, gid).state
+    assert card in state.decks["hands"][other]
+    public_texts, secret_texts = [], []
+    for entry in store.events(gid, last=10):
+        for ev in entry["events"]:
+            (public_texts if ev["seats"] is None else secret_texts).append(ev["text"] + json.dumps(ev["data"]))
+    assert any("1 action card" in t for t in public_texts)
+    assert not any(name in t for t in public_texts)
+    assert any(name in t for t in secret_texts)
+    log = commands.handle(users[2 if PLAYERS > 2 else 1], "log 30")[0].text
+    assert name not in log and card_word(card) not in log
+    assert name not in json.dumps(game.view(state, None))

@@ -40,3 +40,20 @@ def test_an_open_trade_offer_is_shown_under_the_header() -> None:
         board_image(GAME.view(pos.state, None))
     assert "Trade offer: Red gives 1 food as a gift" in drawn
     assert "Waiting for Blue to answer a trade offer." in drawn
+
+
+def test_a_card_in_an_offer_is_counted_never_named_in_any_image() -> None:
+    from engine.clash.cards_data import DECKS
+    from engine.clash.trade_cards import card_word
+
+    pos = Position(2).clear_units().hand(0, "leadership").hand(1).give(1, ore=2).turn(0)
+    card = pos.state.decks["hands"][0][0]
+    pos.play(0, "trade blue")
+    pos.play(0, f"give card {card_word(card)}")
+    pos.play(0, "get 1 ore")
+    pos.play(0, "offer")
+    for seat in (None, 0, 1):
+        with text_watch() as drawn:
+            board_image(GAME.view(pos.state, seat))
+        assert "Trade offer: Red gives 1 action card for 1 ore" in drawn
+        assert not [t for t in drawn if DECKS.actions[card].name in t]
