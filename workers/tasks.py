@@ -71,6 +71,9 @@ def move(gid: str, user: str, text: str, idem: str) -> dict[str, Any]:
     follow-ups were sent, and ``kick`` is idempotent (it re-checks the version).
     """
     st = store()
+    earlier = _applied_before(st, gid, idem)
+    if earlier is not None:
+        return earlier.to_json()
     result = pipeline.submit(
         st, gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
     )
@@ -79,6 +82,38 @@ def move(gid: str, user: str, text: str, idem: str) -> dict[str, Any]:
     if result.ok and not result.duplicate:
         _fault("after_commit")  # crash tests: committed, not yet acknowledged
     return result.to_json()
+
+
+def _applied_before(st: Store, gid: str, idem: str) -> MoveResult | None:
+    """For a redelivered (or retried) move only: its answer when the game's log already holds
+    its key although the idempotency window no longer does.
+
+    Why: the window keeps the answers of the newest moves only, but a worker killed between
+    the commit and the acknowledgement gets its message back after the visibility timeout
+    (300 s), and a busy table makes more moves than the window holds in that time; the copy
+    was then applied a second time when its move was legal again (found by the fault suite,
+    tests/faults). Reading the log costs one read of the game's record, paid only on the rare
+    redelivery."""
+    request = move.request
+    info = request.delivery_info or {}
+    if not idem or not (info.get("redelivered") or request.retries):
+        return None
+    if st.idem_result(gid, idem) is not None:
+        return None  # inside the window: the commit answers it with the stored answer
+    try:
+        entries = st.log(gid)
+    except Exception:
+        log.warning("could not read the log of %s to check a redelivered move", gid, exc_info=True)
+        return None
+    for entry in reversed(entries):
+        if entry.get("k") == idem:
+            log.warning("a redelivered move of %s was applied before; not applying it again", gid)
+            version = int(st.meta(gid).get("version") or 0)
+            return MoveResult(
+                True, "ok", "Your move was applied already.", version, entry.get("s"), str(entry.get("t", "")),
+                duplicate=True,
+            )  # fmt: skip
+    return None
 
 
 def _before_commit() -> None:

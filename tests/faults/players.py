@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from workers import lobby, pipeline
-from workers.client import Client, Context
+from workers.client import Client, Context, Part
 from workers.store import Store
 
 PLATFORM = "telegram"
+Sender = Callable[[Context, str], list[Part]]
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,6 @@ class Players:
             threading.Thread(target=self._run, args=(gids[i::threads],), daemon=True, name=f"player-{i}")
             for i in range(min(threads, len(gids)))
         ]
-        self.send: Callable[[Context, str], list] = client.command  # type: ignore[type-arg]
 
     def start(self) -> Players:
         for t in self.threads:
@@ -102,29 +102,40 @@ class Players:
 
     def play_one(self, gid: str) -> bool:
         """One move of ``gid`` (retried with its key until answered); False when it is over."""
-        if self.moves[gid] >= self.max_moves:
+        move = self.prepare(gid)
+        if move is None:
             return False
+        ctx, seat, text = move
+        self.submit(gid, ctx, seat, text)
+        return True
+
+    def prepare(self, gid: str) -> tuple[Context, int, str] | None:
+        """The next move of ``gid``: (context with its idempotency key, seat, notation), or
+        None when the game is over (or has had its moves)."""
+        if self.moves[gid] >= self.max_moves:
+            return None
         loaded = pipeline.load(self.client.store, gid)
         movers = sorted(loaded.game.to_move(loaded.state))
         if loaded.meta.get("status") != "active" or not movers:
-            return False
+            return None
         seat = movers[0]
         action = loaded.game.auto_action(loaded.state, seat, zlib.crc32(f"{gid}:{loaded.version}".encode()))
         text = loaded.game.notation(loaded.state, seat, action)
         key = f"u{gid}:{loaded.version}:{seat}"  # one chat update per intended move
         user = loaded.seats[seat]
-        ctx = Context(PLATFORM, f"-100{gid}", user.split(":", 1)[1], "P", idem=key)
         self.moves[gid] += 1
-        self.submit(gid, ctx, seat, text)
-        return True
+        return Context(PLATFORM, f"-100{gid}", user.split(":", 1)[1], "P", idem=key), seat, text
 
-    def submit(self, gid: str, ctx: Context, seat: int, text: str, *, retries: int = 200) -> str:
-        """Send ``move text`` until an answer that is not "queued" or an apology; returns
-        "accepted", "refused" or "gave-up"."""
+    def submit(
+        self, gid: str, ctx: Context, seat: int, text: str, *, retries: int = 200, send: Sender | None = None
+    ) -> str:
+        """Send ``move text`` (through ``send``, the client's ``command`` by default) until an
+        answer that is not "queued" or an apology; returns "accepted", "refused" or "gave-up"."""
+        send = send or self.client.command
         for _ in range(retries):
             t0 = time.monotonic()
             try:
-                reply = self.send(ctx, f"move {gid} {text}")
+                reply = send(ctx, f"move {gid} {text}")
             except Exception:
                 with self.tally.lock:
                     self.tally.errors += 1

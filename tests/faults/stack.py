@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workers.embedded import free_port, server_binary
+from workers.embedded import _die_with_parent, free_port, server_binary
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -56,7 +56,13 @@ class Valkey:
         args = [str(server_binary()), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
                 "--daemonize", "no", "--protected-mode", "yes", "--logfile", "valkey.log", "--save", "",
                 "--appendonly", "yes", "--appendfsync", self.appendfsync]  # fmt: skip
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.proc = subprocess.Popen(
+            args,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,  # even when this process is SIGKILLed, nothing is left
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:  # PING answers only once the AOF is loaded
             if self.proc.poll() is not None:
@@ -101,7 +107,7 @@ class Consumer:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tests.faults.consumer", self.redis_url, str(self.record)],
-                env=env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True,
+                env=env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True, preexec_fn=_die_with_parent,
             )  # fmt: skip
         return self
 
