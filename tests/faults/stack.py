@@ -156,12 +156,26 @@ class Stack:
         return int(pid)
 
 
+_PORT: list[int] = []
+
+
+def shared_port() -> int:
+    """One port for every scenario run by this process.
+
+    Why: the Celery app of this process (the players' client) keeps its broker and result
+    connections pooled by URL; a second scenario on a new port found them pointing at the
+    previous, stopped server. On the same port they reconnect, as after a restart."""
+    if not _PORT:
+        _PORT.append(free_port())
+    return _PORT[0]
+
+
 @contextlib.contextmanager
 def running_stack(data_dir: Path, *, appendfsync: str = "always", workers: int = 2) -> Iterator[Stack]:
     """Server, supervised workers + beat (``local_services``), and the delivery consumer."""
     from workers.local import local_services
 
-    server = Valkey(data_dir / "valkey", appendfsync).start()
+    server = Valkey(data_dir / "valkey", appendfsync, port=shared_port()).start()
     saved = {k: os.environ.get(k) for k in [*ENV, "REDIS_URL", "AGORA_PLUGINS"]}
     os.environ.update(ENV, REDIS_URL=server.url)
     os.environ.pop("AGORA_PLUGINS", None)  # the five real games only
