@@ -63,6 +63,7 @@ def check_games(store: Store, gids: list[str], tally: Tally, report: Report) -> 
     accepted = {a.key: a for a in tally.accepted}
     report.games, report.accepted, report.refused = len(gids), len(accepted), len(tally.refused)
     report.apologies = tally.apologies
+    report.notes["apologies_applied_anyway"] = tally.applied_anyway
     seen: Counter[str] = Counter()
     for gid in gids:
         meta = store.meta(gid)

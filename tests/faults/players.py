@@ -39,6 +39,7 @@ class Tally:
     accepted: list[Accepted] = field(default_factory=list)
     refused: list[tuple[str, str, str, str]] = field(default_factory=list)  # gid, key, code, text
     apologies: int = 0  # "something went wrong" / "queued" answers, each followed by a retry
+    applied_anyway: int = 0  # ... of which the move had been applied (its key committed) all the same
     errors: int = 0  # exceptions raised to the player thread (the client itself failed)
     latencies: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -149,9 +150,14 @@ class Players:
                 return "accepted"
             code = first.code if first is not None else "empty"
             if code in ("internal", "pipeline/queued", "store/busy", "empty"):
+                time.sleep(0.2)
+                try:
+                    applied = self.client.store.idem_result(gid, ctx.idem) is not None
+                except Exception:
+                    applied = False
                 with self.tally.lock:
                     self.tally.apologies += 1
-                time.sleep(0.2)
+                    self.tally.applied_anyway += applied
                 continue
             with self.tally.lock:
                 self.tally.refused.append((gid, ctx.idem, code, first.text if first else ""))
