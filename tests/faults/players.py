@@ -39,7 +39,8 @@ class Tally:
     accepted: list[Accepted] = field(default_factory=list)
     refused: list[tuple[str, str, str, str]] = field(default_factory=list)  # gid, key, code, text
     apologies: int = 0  # "something went wrong" / "queued" answers, each followed by a retry
-    applied_anyway: int = 0  # ... of which the move had been applied (its key committed) all the same
+    applied_anyway: dict[str, int] = field(default_factory=dict)  # ... by answer code, of which the
+    # move had been applied (its key committed) all the same: "queued" says so, an apology does not
     errors: int = 0  # exceptions raised to the player thread (the client itself failed)
     latencies: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -157,7 +158,8 @@ class Players:
                     applied = False
                 with self.tally.lock:
                     self.tally.apologies += 1
-                    self.tally.applied_anyway += applied
+                    if applied:
+                        self.tally.applied_anyway[code] = self.tally.applied_anyway.get(code, 0) + 1
                 continue
             with self.tally.lock:
                 self.tally.refused.append((gid, ctx.idem, code, first.text if first else ""))
