@@ -116,6 +116,7 @@ def run_duplicates(
     report = Report()
     inconsistent: list[str] = []
     late_answers: dict[str, int] = {}
+    queued: list[str] = []
     late_keys: set[str] = set()
     with running_stack(data_dir) as stack:
         client = Client(stack.url, move_timeout=20)
@@ -126,6 +127,11 @@ def run_duplicates(
             pool = ThreadPoolExecutor(copies * games + 4)
 
             def answer_ok(reply: list[Part]) -> bool:
+                """Applied, or still "queued" (the machine too busy to answer within the
+                client's wait: not a contradiction); a refusal or an apology is one."""
+                if reply and reply[0].code == "pipeline/queued":
+                    queued.append(reply[0].code)
+                    return True
                 return bool(reply) and reply[0].ok
 
             def play(gid: str, i: int) -> bool:
@@ -191,7 +197,7 @@ def run_duplicates(
             report.mismatched += [f"answer: {x}" for x in inconsistent]
             again = [k for k in report.twice if k in late_keys]
             report.twice = [k for k in report.twice if k not in late_keys]
-            report.notes.update(kind="duplicates", copies=copies, drained=drained)
+            report.notes.update(kind="duplicates", copies=copies, drained=drained, copies_queued=len(queued))
             if late:
                 report.notes.update(late_answers=late_answers, late_applied_again=len(again))
         finally:
