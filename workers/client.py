@@ -128,7 +128,14 @@ class Client:
             )
         except Exception:
             log.exception("move task failed for %s", gid)
-            return MoveResult(False, "internal", "Something went wrong on our side; your move was not applied.")
+            # Not "was not applied": the task may have committed before the wait failed (the
+            # store restarting); the fault suite saw 3 of 29 such answers for applied moves.
+            return MoveResult(
+                False,
+                "internal",
+                "Something went wrong on our side while your move was handled; it may have been applied. "
+                "`status` shows the game.",
+            )
         return MoveResult.from_json(data)
 
     # -------------------------------------------------------------- outbox
