@@ -1,4 +1,4 @@
-"""Benchmark: board PNG sizes and render CPU time, Antike Duellum and 7 Wonders.
+"""Benchmark: board PNG sizes and render CPU time: Antike Duellum, 7 Wonders, Mare Nostrum, The Capitals.
 
 Run from the repository root:
 
@@ -27,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import renderer
 from engine import find_game
 from renderer import duellum, seven_wonders
 from tests.renderer.fixtures import make_view, random_view
@@ -36,8 +37,14 @@ TARGET_KIB = 150
 
 def seven_wonders_views(count: int, seed: int = 8) -> list[dict[str, Any]]:
     """``count`` public views spread over a seeded 8-player game, and its final view."""
-    game = find_game("seven-wonders")
-    state = game.new_game(seed, 8, {"cities": True, "side": "B"})
+    return game_views("seven-wonders", 8, {"cities": True, "side": "B"}, count, seed)
+
+
+def game_views(game_id: str, players: int, options: dict[str, Any], count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` public views spread over a seeded game played by the automatic players, and its
+    final view."""
+    game = find_game(game_id)
+    state = game.new_game(seed, players, options)
     states = [state]
     step = 0
     while game.outcome(state) is None:
@@ -77,6 +84,10 @@ def main() -> int:
     duellum_views = [random_view("AB"[i % 2], seed=i, viewer=None) for i in range(args.boards)]
     largest = measure("Antike Duellum", duellum_views, duellum.render)
     largest = max(largest, measure("7 Wonders, 8 players", seven_wonders_views(args.boards), seven_wonders.render))
+    for game_id, title, players, options in (("mare-nostrum", "Mare Nostrum, 5 players", 5, {}),
+                                             ("capitals", "The Capitals, 5 players", 5, {"prosperity": True})):
+        views = game_views(game_id, players, options, args.boards, seed=5)
+        largest = max(largest, measure(title, views, lambda v, g=game_id: renderer.render(g, v)))
     ok = largest <= TARGET_KIB * 1024
     print(f"target (every board <= {TARGET_KIB} KiB): {'met' if ok else 'MISSED'}")
     return 0 if ok or not args.check else 1

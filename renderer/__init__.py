@@ -3,7 +3,9 @@
 Public API:
 
 - :func:`render` — the public board image of a game (the same for every viewer);
-- :func:`render_private` — one seat's private image (e.g. a hand of cards), or None.
+- :func:`render_private` — one seat's private image (e.g. a hand of cards), or None;
+- :func:`render_pages` — the further public images of a turn post after the board (one per
+  city in The Capitals), an empty list for games whose board is one image.
 
 Why a dispatch table with a fallback: the platform posts an image after every turn of every
 game, so a game without its own renderer yet still gets a plain status card
@@ -23,7 +25,7 @@ from typing import Any
 from renderer import capitals, clash, duellum, mare_nostrum, seven_wonders
 from renderer.fallback import render_fallback
 
-__all__ = ["GAMES", "render", "render_private"]
+__all__ = ["GAMES", "render", "render_pages", "render_private"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,10 @@ GAMES: Mapping[str, _Renderer] = {
     "capitals": _Renderer("The Capitals", capitals.render, capitals.render_private),
     "mare-nostrum": _Renderer("Mare Nostrum", mare_nostrum.render, mare_nostrum.render_private),
 }
+
+# Further public images posted after the board (an album in Telegram), by game; a game not
+# listed posts its board alone.
+PAGES: Mapping[str, Callable[[Mapping[str, Any]], list[bytes]]] = {"capitals": capitals.render_pages}
 
 
 def _plugin_game(game_id: str) -> Any:
@@ -89,3 +95,19 @@ def render_private(game_id: str, view: Mapping[str, Any]) -> bytes | None:
     if entry.private is None:
         return None
     return entry.private(view)
+
+
+def render_pages(game_id: str, view: Mapping[str, Any]) -> list[bytes]:
+    """PNG bytes of the public images that follow the board in a turn post, in order (empty
+    for a game whose board is a single image).
+
+    Why separate images: a chat shows a photo at most about 2560 px on its long side, so a
+    board too big for one legible photo (five cities of The Capitals) is posted as the board
+    plus pages. Public like :func:`render`: never depends on whose view is passed.
+
+    Raises:
+        ValueError: ``game_id`` is not a game Agora knows.
+    """
+    key, _ = _entry(game_id)
+    pages = PAGES.get(key)
+    return pages(view) if pages is not None else []

@@ -4,6 +4,11 @@ Why the grid is cropped to the city: cities are unbounded but small (at most 19 
 each panel shows only the occupied cells plus one ring of free cells, with column letters and
 row numbers exactly as players type them (``build market n12``). Cells built in the last
 turn get the shared yellow highlight.
+
+Why a tile shows its label (``King George`` rather than the whole name): the label is what
+``moves`` lists and what a player types (``activate king``), and it fits a cell in letters
+large enough for a phone (issue 17): a city panel is as wide as the board (1000 px), its cells
+up to 140 px, tile labels 22 px bold; a word too long for its cell is hyphenated, never cut.
 """
 
 from __future__ import annotations
@@ -23,16 +28,20 @@ from renderer.base import (
     RGB,
     LayerCache,
     draw_text,
+    fit_font,
     font,
     ink_on,
     player_fill,
-    wrap,
+    text_width,
 )
 from renderer.viewdata import as_bool, as_int, as_list, as_map, as_str
 
-CELL: Final[int] = 74
-RULER: Final[int] = 22
-HEAD: Final[int] = 58
+CELL: Final[int] = 140  # the largest cell; wide cities get smaller ones (see cell_size)
+MIN_CELL: Final[int] = 96
+RULER: Final[int] = 30
+HEAD: Final[int] = 84
+PANEL_W: Final[int] = 968  # the board's width less its margins
+PAGE_MIN_W: Final[int] = 560  # a city alone (one image per city): never narrower
 TYPE_FILL: Final[Mapping[str, RGB]] = {
     "RES": (236, 196, 70),
     "IND": (150, 120, 96),
@@ -73,10 +82,47 @@ def bounds(player: Mapping[str, Any]) -> tuple[int, int, int, int]:
     return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
 
 
-def city_size(player: Mapping[str, Any]) -> tuple[int, int]:
-    """Pixel size of a city panel."""
+def cell_size(player: Mapping[str, Any], cap: int = CELL) -> int:
+    """The cell's side: as large as the panel's width allows, at most :data:`CELL`.
+
+    Decision: a city wider than the panel at :data:`MIN_CELL` makes the panel wider than the
+    board rather than its letters smaller (it takes a sprawl of nine or more columns)."""
+    x0, _, x1, _ = bounds(player)
+    cols = x1 - x0 + 1
+    return max(MIN_CELL, min(cap, (PANEL_W - RULER - 12) // cols))
+
+
+def city_size(player: Mapping[str, Any], cap: int = CELL, min_width: int = PANEL_W) -> tuple[int, int]:
+    """Pixel size of a city panel whose cells are at most ``cap`` pixels, at least
+    ``min_width`` wide (the board's width in the whole-table image)."""
     x0, y0, x1, y1 = bounds(player)
-    return RULER + (x1 - x0 + 1) * CELL + 8, HEAD + RULER + (y1 - y0 + 1) * CELL + 8
+    cell = cell_size(player, cap)
+    width = max(min_width, RULER + (x1 - x0 + 1) * cell + 12)
+    return width, HEAD + RULER + (y1 - y0 + 1) * cell + 10
+
+
+def header_texts(player: Mapping[str, Any]) -> tuple[str, str]:
+    """The panel's title (whose city) and its information line (station, tourists beside)."""
+    head = f"{as_str(player.get('name'))}'s city"
+    if as_bool(player.get("highest_culture")):
+        head += "  ★ Highest Culture"
+    station = as_map(player.get("station"))
+    beside = [as_str(b) for b in as_list(player.get("beside"))]
+    info = (f"Station level {as_int(station.get('level'))}: {count(as_int(station.get('cubes')), 'cube')}, "
+            f"{count(as_int(station.get('activations')), 'activation')}")
+    if beside:
+        info += ". Tourists beside the city: " + ", ".join(beside)
+    return head, info
+
+
+def page_width(player: Mapping[str, Any]) -> int:
+    """The narrowest panel that shows the city's header in full at its normal size.
+
+    Why a city alone is as narrow as it can be: a phone scales a picture to about 400 px
+    wide, so a narrower page shows its tiles larger (an early city of five columns is about
+    740 px wide: its 22-px labels stay 12 px on the phone instead of 9)."""
+    head, info = header_texts(player)
+    return max(PAGE_MIN_W, round(text_width(head, font(26, "bold"))) + 24, round(text_width(info, font(22))) + 24)
 
 
 def _col(x: int) -> str:
@@ -87,83 +133,122 @@ GRIDS: LayerCache[Image.Image] = LayerCache(maxsize=64)
 """Static layer: the rulers and grid lines of a city of a given extent (drawn once per size)."""
 
 
-def _grid_layer(x0: int, y0: int, x1: int, y1: int) -> Image.Image:
+def _grid_layer(x0: int, y0: int, x1: int, y1: int, cell: int) -> Image.Image:
     """Rulers (column letters, row numbers) and cell outlines, ready to paste."""
-    w = RULER + 2 + (x1 - x0 + 1) * CELL + 1
-    h = RULER + (y1 - y0 + 1) * CELL + 1
+    w = RULER + 2 + (x1 - x0 + 1) * cell + 1
+    h = RULER + (y1 - y0 + 1) * cell + 1
     layer = Image.new("RGB", (w, h), PANEL)
     draw = ImageDraw.Draw(layer)
-    small = font(13)
+    ruler = font(22, "bold")
     gx, gy = RULER + 2, RULER
     for x in range(x0, x1 + 1):
-        draw_text(draw, (gx + (x - x0) * CELL + CELL / 2, gy - 11), _col(x), small, MUTED, anchor="mm")
+        draw_text(draw, (gx + (x - x0) * cell + cell / 2, gy - RULER / 2), _col(x), ruler, MUTED, anchor="mm")
     for y in range(y0, y1 + 1):
-        draw_text(draw, (2 + RULER / 2, gy + (y - y0) * CELL + CELL / 2), str(y + 13), small, MUTED, anchor="mm")
+        draw_text(draw, (2 + RULER / 2, gy + (y - y0) * cell + cell / 2), str(y + 13), ruler, MUTED, anchor="mm")
     for x in range(x0, x1 + 1):
         for y in range(y0, y1 + 1):
-            px, py = gx + (x - x0) * CELL, gy + (y - y0) * CELL
-            draw.rectangle((px, py, px + CELL, py + CELL), outline=(222, 214, 200))
+            px, py = gx + (x - x0) * cell, gy + (y - y0) * cell
+            draw.rectangle((px, py, px + cell, py + cell), outline=(222, 214, 200))
     return layer
 
 
+def display_label(tile: Mapping[str, Any]) -> str:
+    """The label a move types, spelled as on the tile (``King``, ``Art Deco``, ``DaVinci``)."""
+    name = as_str(tile.get("name"))
+    label = as_str(tile.get("label"))
+    words = name.replace("-", " ").split()
+    n = len(label.split()) if label and label != as_str(tile.get("slug")) else len(words)
+    return " ".join(words[:n]) or name
+
+
+def hyphenated(text: str, fnt: Any, width: float) -> list[str]:
+    """Word-wrapped lines; a word wider than ``width`` is split with a hyphen (never cut)."""
+    pieces: list[str] = []
+    for word in text.split():
+        while text_width(word, fnt) > width and len(word) > 3:
+            cut = len(word) - 2
+            while cut > 2 and text_width(word[:cut] + "-", fnt) > width:
+                cut -= 1
+            pieces.append(word[:cut] + "-")
+            word = word[cut:]
+        pieces.append(word)
+    out: list[str] = []
+    for piece in pieces:
+        if out and not out[-1].endswith("-") and text_width(f"{out[-1]} {piece}", fnt) <= width:
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
+
+
+def _label_lines(tile: Mapping[str, Any], cell: int) -> tuple[list[str], Any]:
+    """The tile's whole name when it fits two lines in bold 22 to 19 px without a hyphen,
+    else its label (the first words of the name, what a move types) down to 16 px, else the
+    label hyphenated at the largest size."""
+    size = 22 if cell >= 120 else 20
+    texts = [as_str(tile.get("name")), display_label(tile)]
+    for text, smallest in zip(texts, (19, 16), strict=True):
+        for s in range(size, smallest - 1, -1):
+            lines = hyphenated(text, font(s, "bold"), cell - 10)
+            if len(lines) <= 2 and not any(line.endswith("-") for line in lines):
+                return lines, font(s, "bold")
+    return hyphenated(texts[1], font(size, "bold"), cell - 10), font(size, "bold")
+
+
 def draw_city(image: Image.Image, draw: ImageDraw.ImageDraw, origin: tuple[int, int],
-              player: Mapping[str, Any], recent: list[Mapping[str, Any]]) -> None:
-    """Draw one city panel with its top-left corner at ``origin``."""
+              player: Mapping[str, Any], recent: list[Mapping[str, Any]], cap: int = CELL,
+              min_width: int = PANEL_W) -> None:
+    """Draw one city panel with its top-left corner at ``origin`` (cells at most ``cap`` px,
+    the panel at least ``min_width`` wide)."""
     ox, oy = origin
-    w, h = city_size(player)
+    w, h = city_size(player, cap, min_width)
+    cell = cell_size(player, cap)
     seat = as_int(player.get("seat"))
     fill = colour_fill(as_str(player.get("colour")))
     draw.rectangle((ox, oy, ox + w - 1, oy + h - 1), fill=PANEL, outline=PANEL_EDGE, width=2)
-    draw.rectangle((ox, oy, ox + w - 1, oy + 28), fill=fill)
-    name = as_str(player.get("name"))
-    station = as_map(player.get("station"))
-    head = f"{name}'s city"
-    if as_bool(player.get("highest_culture")):
-        head += "  ★ Highest Culture"
-    draw_text(draw, (ox + 8, oy + 14), head, font(18, "bold"), ink_on(fill), anchor="lm")
-    beside = [as_str(b) for b in as_list(player.get("beside"))]
-    info = (f"Station level {as_int(station.get('level'))}: {count(as_int(station.get('cubes')), 'cube')}, "
-            f"{count(as_int(station.get('activations')), 'activation')}")
-    if beside:
-        info += "  Tourists beside: " + ", ".join(beside)
-    draw_text(draw, (ox + 8, oy + 43), info, font(15), INK, anchor="lm")
+    draw.rectangle((ox, oy, ox + w - 1, oy + 38), fill=fill)
+    head, info = header_texts(player)
+    draw_text(draw, (ox + 10, oy + 19), head, font(26, "bold"), ink_on(fill), anchor="lm")
+    draw_text(draw, (ox + 10, oy + 61), info, fit_font(info, 22, w - 20, min_size=18), INK, anchor="lm")
     x0, y0, x1, y1 = bounds(player)
     gx, gy = ox + RULER + 4, oy + HEAD + RULER
-    small = font(13)
-    grid = GRIDS.get((x0, y0, x1, y1), lambda: _grid_layer(x0, y0, x1, y1))
+    grid = GRIDS.get((x0, y0, x1, y1, cell), lambda: _grid_layer(x0, y0, x1, y1, cell))
     image.paste(grid, (ox + 2, gy - RULER))
     hot = {as_str(r.get("cell")) for r in recent if as_int(r.get("seat"), -1) == seat and r.get("cell")}
-    name_font = font(12, "bold")
+    small = font(20, "bold")
     for c in as_list(player.get("city")):
-        cell = as_map(c)
-        x, y = as_int(cell.get("x")), as_int(cell.get("y"))
-        px, py = gx + (x - x0) * CELL, gy + (y - y0) * CELL
-        if as_str(cell.get("cell")) in hot:
-            draw.rectangle((px - 3, py - 3, px + CELL + 3, py + CELL + 3), fill=HIGHLIGHT, outline=INK)
-        tile = as_map(cell.get("tile"))
-        if as_bool(cell.get("lake")):
-            draw.rectangle((px + 2, py + 2, px + CELL - 2, py + CELL - 2), fill=LAKE_FILL, outline=INK)
-            draw_text(draw, (px + CELL / 2, py + CELL / 2), "Lake", name_font, INK, anchor="mm")
+        spot = as_map(c)
+        x, y = as_int(spot.get("x")), as_int(spot.get("y"))
+        px, py = gx + (x - x0) * cell, gy + (y - y0) * cell
+        if as_str(spot.get("cell")) in hot:
+            draw.rectangle((px - 4, py - 4, px + cell + 4, py + cell + 4), fill=HIGHLIGHT, outline=INK)
+        tile = as_map(spot.get("tile"))
+        if as_bool(spot.get("lake")):
+            draw.rectangle((px + 3, py + 3, px + cell - 3, py + cell - 3), fill=LAKE_FILL, outline=INK)
+            draw_text(draw, (px + cell / 2, py + cell / 2), "Lake", font(22, "bold"), INK, anchor="mm")
             continue
         tfill = TYPE_FILL.get(as_str(tile.get("type")), (200, 200, 200))
-        draw.rectangle((px + 2, py + 2, px + CELL - 2, py + CELL - 2), fill=tfill, outline=INK)
+        draw.rectangle((px + 3, py + 3, px + cell - 3, py + cell - 3), fill=tfill, outline=INK, width=2)
         ink = ink_on(tfill)
-        lines = wrap(as_str(tile.get("name")), name_font, CELL - 8, max_lines=3)
+        lines, fnt = _label_lines(tile, cell)
+        step = fnt.size + 3 if hasattr(fnt, "size") else 24
         for i, line in enumerate(lines):
-            draw_text(draw, (px + CELL / 2, py + 6 + i * 14), line, name_font, ink, anchor="ma")
+            draw_text(draw, (px + cell / 2, py + 8 + i * step), line, fnt, ink, anchor="ma")
         if tile.get("act") is not None:
-            draw_text(draw, (px + 5, py + CELL - 6), f"⚡{as_int(tile.get('act'))}", small, ink, anchor="ld")
-        cubes = as_int(cell.get("cubes"))
+            draw_text(draw, (px + 8, py + cell - 8), f"⚡{as_int(tile.get('act'))}", small, ink, anchor="ld")
+        cubes = as_int(spot.get("cubes"))
         if cubes:
-            draw.rectangle((px + CELL - 24, py + CELL - 20, px + CELL - 6, py + CELL - 5), fill=CUBE, outline=INK)
-            draw_text(draw, (px + CELL - 15, py + CELL - 12), str(cubes), small, INK, anchor="mm")
-        for i, owner in enumerate(as_list(cell.get("tourists"))):
-            cx, cy = px + 34 + i * 11, py + CELL - 12
-            draw.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), fill=colour_fill(as_str(owner)), outline=(255, 255, 255))
+            draw.rectangle((px + cell - 36, py + cell - 34, px + cell - 8, py + cell - 8), fill=CUBE, outline=INK)
+            draw_text(draw, (px + cell - 22, py + cell - 21), str(cubes), small, INK, anchor="mm")
+        r = max(9, cell // 14)
+        for i, owner in enumerate(as_list(spot.get("tourists"))):
+            cx, cy = px + 14 + r + i * (2 * r + 3), py + cell - 30 - 2 * r
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour_fill(as_str(owner)), outline=(255, 255, 255),
+                         width=2)
     for m in as_list(player.get("markers")):
         marker = as_map(m)
         vx, vy = as_int(marker.get("x")), as_int(marker.get("y"))
-        px, py = gx + (vx - x0) * CELL, gy + (vy - y0) * CELL
+        px, py = gx + (vx - x0) * cell, gy + (vy - y0) * cell
         colour = (200, 30, 30) if as_bool(marker.get("full")) else INK
-        draw.line((px - 12, py, px + 12, py), fill=colour, width=5)
-        draw.line((px, py - 12, px, py + 12), fill=colour, width=5)
+        draw.line((px - 16, py, px + 16, py), fill=colour, width=7)
+        draw.line((px, py - 16, px, py + 16), fill=colour, width=7)

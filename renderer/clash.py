@@ -14,8 +14,10 @@ from typing import Any, Final
 from PIL import ImageDraw
 
 from renderer.base import INK, PAPER, draw_text, encode_board, fit_font, font, new_canvas
+from renderer.clash_battle import draw_strip, mark_battles, strip_height
 from renderer.clash_map import map_image
 from renderer.clash_panels import PANEL_H, draw_panel
+from renderer.clash_wonders import offer_line, revealed_line
 from renderer.viewdata import as_int, as_list, as_map, as_str
 
 WIDTH: Final[int] = 1600
@@ -33,6 +35,21 @@ WAITING: Final[Mapping[str, str]] = {
     "raze": "to decide on razing a city",
     "first": "to choose the first player",
     "reserve": "to reserve a wonder",
+    "boost": "to decide on culture tokens for the influence roll",
+    "pyramids": "to make the Pyramids' free influence attempts",
+    "lighthouse": "to move a ship with the Lighthouse",
+    "offer": "to finish a trade offer",
+    "trade": "to answer a trade offer",
+    "battle": "to continue the battle or retreat",
+    "siege": "to decide on Siegecraft payments",
+    "combat_card": "to decide on a combat card",
+    "refugee": "to place a refugee Settler",
+    "fanatic": "to place Fanaticism's free army unit",
+    "camp": "to keep or raze a Barbarian settlement",
+    "barbarian_spawn": "to place a new Barbarian settlement",
+    "barbarian_unit": "to reinforce a Barbarian settlement",
+    "barbarian_target": "to choose the Barbarians' target",
+    "barbarian_losses": "to choose the losses from a Barbarian attack",
 }
 
 
@@ -74,11 +91,13 @@ def choice_line(view: Mapping[str, Any]) -> str:
 def board_image(view: Mapping[str, Any]) -> Any:
     """The public image as a Pillow image (before encoding; the benchmark times both)."""
     mp = map_image(view, WIDTH - 2 * MARGIN)
+    mark_battles(mp, view, WIDTH - 2 * MARGIN)
+    strip = strip_height(view)
     players = [as_map(p) for p in as_list(view.get("players"))]
     rows = (len(players) + 1) // 2
-    extra = choice_line(view)
+    extra = choice_line(view) or offer_line(view) or revealed_line(view)
     head = HEADER_H + (36 if extra else 0)
-    height = head + MARGIN + mp.height + GAP + rows * (PANEL_H + GAP) + MARGIN
+    height = head + MARGIN + mp.height + GAP + (strip + GAP if strip else 0) + rows * (PANEL_H + GAP) + MARGIN
     image = new_canvas((WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     l1, l2 = header_text(view)
@@ -89,6 +108,9 @@ def board_image(view: Mapping[str, Any]) -> Any:
     draw.line((0, head, WIDTH, head), fill=INK, width=2)
     image.paste(mp, (MARGIN, head + MARGIN))
     y = head + MARGIN + mp.height + GAP
+    if strip:
+        draw_strip(draw, (MARGIN, y, WIDTH - MARGIN, y + strip), view)
+        y += strip + GAP
     pw = (WIDTH - 2 * MARGIN - GAP) / 2
     for i, p in enumerate(players):
         x = MARGIN + (i % 2) * (pw + GAP)

@@ -3,13 +3,18 @@ regions, exhausted land and the last turn's changes, drawn from a view dict only
 
 Why a cached base per set of revealed regions: the terrain only changes when a region is
 explored, a few times per game; the base (hex fills, region outlines, labels) is drawn once per
-such set and copied each turn, and only the pieces are drawn on top.
+such set and copied each turn, and only the pieces are drawn on top. The base itself is put
+together from one cached layer per region (its four hexes, labels and outline, keyed by the
+region's hexes and terrain): an exploration draws the one region it revealed and pastes the
+others, instead of drawing every hex again (issue 14: a turn after an exploration took the
+cold-render time).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
@@ -20,6 +25,7 @@ from renderer.base import (
     RGB,
     STATIC_LAYERS,
     WHITE,
+    LayerCache,
     draw_text,
     font,
     fonts_signature,
@@ -28,6 +34,7 @@ from renderer.base import (
     player_fill,
     tint,
 )
+from renderer.clash_wonders import draw_city_mark
 from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
 
 TERRAIN_FILL: Final[Mapping[str, RGB]] = {
@@ -92,36 +99,60 @@ def hex_size_for(hexes: Sequence[str], width: int) -> float:
     return (width - 40) / (1.5 * span + 2)
 
 
-def _base(view: Mapping[str, Any], geo: Geometry) -> Image.Image:
-    image = new_canvas((geo.width, geo.height), (214, 226, 236))
-    draw = ImageDraw.Draw(image)
+REGIONS: LayerCache[tuple[Image.Image, tuple[int, int]]] = LayerCache(maxsize=256)
+"""Static layers of single regions (RGBA, with where to paste them), shared by every base."""
+SEA_BG: Final[RGB] = (214, 226, 236)
+
+
+def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -> tuple[Image.Image, tuple[int, int]]:
+    """One region's hexes (fill, name, terrain word or "?") and its outline on a transparent
+    layer just large enough, with the top-left pixel where it goes on the base."""
+    pts = [p for h in hexes for p in geo.corners(h)]
+    pad = max(2, int(geo.size * 0.06)) + 2
+    left, top = int(min(x for x, _ in pts)) - pad, int(min(y for _, y in pts)) - pad
+    right, bottom = int(max(x for x, _ in pts)) + pad + 1, int(max(y for _, y in pts)) + pad + 1
+    layer = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
     small = font(max(12, int(geo.size * 0.22)))
     tiny = font(max(11, int(geo.size * 0.17)))
+
+    def at(p: tuple[float, float]) -> tuple[float, float]:
+        return p[0] - left, p[1] - top
+
+    for i, h in enumerate(hexes):
+        fill = TERRAIN_FILL.get(terrain[i], UNKNOWN_FILL) if i < len(terrain) else UNKNOWN_FILL
+        draw.polygon([at(p) for p in geo.corners(h)], fill=fill, outline=tint(INK, 0.55))
+        x, y = at(geo.centre(h))
+        ink = ink_on(fill)
+        draw_text(draw, (x, y - geo.size * 0.62), h.upper(), small, ink, anchor="mm")
+        if i < len(terrain):
+            draw_text(draw, (x, y + geo.size * 0.66), TERRAIN_LETTER.get(terrain[i], ""), tiny, ink, anchor="mm")
+        else:
+            draw_text(draw, (x, y), "?", font(int(geo.size * 0.5), "bold"), tint(INK, 0.35), anchor="mm")
+    # Region outline: the outer edges of its four hexes.
+    for h in hexes:
+        corners = geo.corners(h)
+        x0, y0 = geo.centre(h)
+        for k in range(6):
+            a, b = corners[k], corners[(k + 1) % 6]
+            mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+            ox, oy = 2 * mx - x0, 2 * my - y0
+            inside = any(math.dist((ox, oy), geo.centre(o)) < geo.size * 0.5 for o in hexes if o != h)
+            if not inside:
+                draw.line([at(a), at(b)], fill=INK, width=max(2, int(geo.size * 0.06)))
+    return layer, (left, top)
+
+
+def _base(view: Mapping[str, Any], geo: Geometry) -> Image.Image:
+    image = new_canvas((geo.width, geo.height), SEA_BG)
     for slot in as_list(view.get("slots")):
         slot = as_map(slot)
         hexes = str_list(slot.get("hexes"))
         terrain = str_list(slot.get("terrain"))
-        for i, h in enumerate(hexes):
-            fill = TERRAIN_FILL.get(terrain[i], UNKNOWN_FILL) if i < len(terrain) else UNKNOWN_FILL
-            draw.polygon(geo.corners(h), fill=fill, outline=tint(INK, 0.55))
-            x, y = geo.centre(h)
-            ink = ink_on(fill)
-            draw_text(draw, (x, y - geo.size * 0.62), h.upper(), small, ink, anchor="mm")
-            if i < len(terrain):
-                draw_text(draw, (x, y + geo.size * 0.66), TERRAIN_LETTER.get(terrain[i], ""), tiny, ink, anchor="mm")
-            else:
-                draw_text(draw, (x, y), "?", font(int(geo.size * 0.5), "bold"), tint(INK, 0.35), anchor="mm")
-        # Region outline: the outer edges of its four hexes.
-        for h in hexes:
-            pts = geo.corners(h)
-            x0, y0 = geo.centre(h)
-            for k in range(6):
-                a, b = pts[k], pts[(k + 1) % 6]
-                mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-                ox, oy = 2 * mx - x0, 2 * my - y0
-                inside = any(math.dist((ox, oy), geo.centre(o)) < geo.size * 0.5 for o in hexes if o != h)
-                if not inside:
-                    draw.line([a, b], fill=INK, width=max(2, int(geo.size * 0.06)))
+        key = ("clash-region", tuple(hexes), tuple(terrain), geo.size, geo.margin, geo.min_col, geo.min_y,
+               fonts_signature())
+        layer, at = REGIONS.get(key, partial(_region_layer, hexes, terrain, geo))
+        image.paste(layer, at, layer)
     return image
 
 
@@ -179,6 +210,7 @@ def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], col
         draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), fill=ring, outline=INK, width=2)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=3)
     draw_text(draw, (x, y), str(as_int(city.get("size"), 1)), font(int(r * 1.1), "bold"), ink_on(fill), anchor="mm")
+    draw_city_mark(draw, city, x, y, r)
     pieces = as_map(city.get("pieces"))
     bx = x - (len(pieces) * r * 0.62) / 2 + r * 0.31
     for name, col in pieces.items():

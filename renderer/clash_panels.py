@@ -9,9 +9,10 @@ from typing import Any, Final
 from PIL import ImageDraw
 
 from renderer.base import HIGHLIGHT, INK, MUTED, PANEL, WHITE, draw_text, font, ink_on, player_fill, tint
+from renderer.clash_wonders import LINE_H, draw_panel_line
 from renderer.viewdata import as_int, as_map, as_str, str_list
 
-PANEL_H: Final[int] = 580
+PANEL_H: Final[int] = 580 + LINE_H
 CATEGORIES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("Agriculture", ("Farming", "Storage", "Irrigat.", "Husband.")),
     ("Construction", ("Mining", "Engineer.", "Sanitat.", "Roads")),
@@ -98,3 +99,4 @@ def draw_panel(
             draw_text(
                 draw, (bx + (bw - 3) / 2, cy + 38), name, small, ink_on(fill) if have else tint(INK, 0.45), anchor="mm"
             )
+    draw_panel_line(draw, x0, x1, y + 6 * ch + 4, p)

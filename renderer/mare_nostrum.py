@@ -1,65 +1,74 @@
 """Mare Nostrum images, from a view dict only: the public board and a seat's private hand.
 
-Layout of the public image (1600 px wide; text >= 15 px so that it stays legible on a phone):
+Layout of the public image (1000 px wide; its height grows with what it must say):
 
-    header: round, phase, whom the table waits for, roles, the bank, the trade's public state
-    map: sea zones (ellipses, triremes at sea as coloured counts) behind the provinces (boxes
-         filled with the owner's colour: buildings, units per side, war-torn and last-turn marks)
-    player panels: one column per player with roles, hand size, heroes and wonders, scores and
-         pieces left in supply
+    header: round and phase, whom the table waits for (or who won), roles, the bank
+    trade: the trade round's public state (cards each, taker, secret choices made, revealed
+           offers, cards taken so far) when a trade is under way
+    map: an 8 x 6 grid of cells (renderer.mare_nostrum_layout): provinces as boxes filled with
+         the owner's colour (name, cities, temple, market, caravans, units per side, war-torn
+         frame, last-turn glow); sea zones as ellipses with the triremes at sea per side
+    legend: symbols, short labels, neutral civilizations
+    player panels: two columns; roles, hand size, holdings, scores, supply, heroes and wonders
+
+Why this shape (issue 16): a phone shows the picture about 400 px wide, so every map text is
+at least 20 px at 1000 px (8 px on the phone) and every panel text 22 px; nothing is cut:
+texts wrap and the image grows (see :func:`renderer.base.clip_watch`).
 
 Privacy: :func:`render` reads only public keys of the view (never ``hand``, ``my_offer`` or
 ``buying``), so every seat's view gives the same public image. :func:`render_private` draws
 the seat's hand, its offer while hidden and the payment in progress.
 
-The static layer (sea zones, land and sea links, names of the seas) is drawn once and cached.
+The static layer (links, sea zones and their names) is drawn once per process and cached in
+:data:`renderer.base.STATIC_LAYERS`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
+from engine.core.text import count, join_words
 from renderer.base import (
     HIGHLIGHT,
     INK,
     KIND_FILL,
     MUTED,
-    PANEL,
-    PANEL_EDGE,
     PAPER,
     RGB,
     SEA_INK,
+    STATIC_LAYERS,
     WHITE,
     draw_text,
-    encode_png,
+    encode_board,
+    fit_font,
     fit_text,
     font,
+    fonts_signature,
     ink_on,
     line_height_of,
     new_canvas,
-    player_fill,
+    text_width,
     tint,
     wrap,
 )
-from renderer.mare_nostrum_layout import BOX_H, BOX_W, MAP_H, MAP_W, PROVINCE_XY, SEA_XY
+from renderer.mare_nostrum_layout import BOX_H, BOX_W, CELL, CELL_H, CELL_W, MAP_H, MAP_W, SHORT_NAME, centre
+from renderer.mare_nostrum_panels import CIV_NAME, civ_fill, draw_panels, header_lines, lines_height, panel_plan
 
 GAME_ID: Final[str] = "mare-nostrum"
 WIDTH: Final[int] = MAP_W
-COLOUR: Final[dict[str, str]] = {"rome": "RED", "greece": "BLUE", "carthage": "BLACK", "egypt": "YELLOW",
-                                 "babylon": "GREEN"}
-CIV_NAME: Final[dict[str, str]] = {"rome": "Rome", "greece": "Greece", "carthage": "Carthage", "egypt": "Egypt",
-                                   "babylon": "Babylon"}
+PAD: Final[int] = 16
 SEA_FILL: Final[RGB] = (182, 214, 240)
 WAR: Final[RGB] = (200, 30, 30)
-HEADER_H: Final[int] = 128
-
-
-def _fill(civ: str) -> RGB:
-    return player_fill(COLOUR.get(civ, "WHITE"))
+LAND_BG: Final[RGB] = (232, 224, 200)
+NAME_SIZE: Final[int] = 22
+NAME_MIN: Final[int] = 20
+TEXT_SIZE: Final[int] = 22
+CHIP_H: Final[int] = 26
+LINE: Final[int] = 27
+GOODS_SHORT: Final[int] = 4  # letters of a goods name when the full names do not fit a box
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -70,57 +79,65 @@ def _l(v: Any) -> list[Any]:
     return list(v) if isinstance(v, (list, tuple)) else []
 
 
-@lru_cache(maxsize=2)
-def _static_map(names: tuple[tuple[str, str], ...]) -> Image.Image:
-    """Sea zones, links and sea names: the same for every position."""
+def _build_static(names: tuple[tuple[str, str], ...]) -> Image.Image:
+    """Links, sea zones and sea names: the same for every position."""
     from engine.mare_nostrum.data import PROVINCES, SEAS
 
-    image = new_canvas((MAP_W, MAP_H), (232, 224, 200))
+    image = new_canvas((MAP_W, MAP_H), LAND_BG)
     draw = ImageDraw.Draw(image)
-    for sid, (x, y, _rx, _ry) in SEA_XY.items():
-        for pid in SEAS[sid].coasts:
-            px, py = PROVINCE_XY[pid]
-            draw.line((x, y, px, py), fill=(120, 160, 210), width=3)
-        for other in SEAS[sid].adjacent:
-            ox, oy, _, _ = SEA_XY[other]
-            draw.line((x, y, ox, oy), fill=SEA_FILL, width=26)
-    for x, y, rx, ry in SEA_XY.values():
-        draw.ellipse((x - rx, y - ry, x + rx, y + ry), fill=SEA_FILL, outline=(120, 160, 210), width=2)
+    for sid, sea in SEAS.items():
+        x, y = centre(sid)
+        for other in sea.adjacent:
+            ox, oy = centre(other)
+            draw.line((x, y, ox, oy), fill=SEA_FILL, width=22)
+    for sid, sea in SEAS.items():
+        x, y = centre(sid)
+        for pid in sea.coasts:
+            px, py = centre(pid)
+            draw.line((x, y, px, py), fill=(110, 150, 205), width=3)
     for pid, prov in PROVINCES.items():
-        x, y = PROVINCE_XY[pid]
+        x, y = centre(pid)
         for other in prov.land:
             if other > pid:
-                ox, oy = PROVINCE_XY[other]
+                ox, oy = centre(other)
                 draw.line((x, y, ox, oy), fill=(150, 110, 60), width=7)
-    label = font(15, "italic")
+    rx, ry = CELL_W // 2 - 2, CELL_H // 2 - 10
+    for sid in SEAS:
+        x, y = centre(sid)
+        draw.ellipse((x - rx, y - ry, x + rx, y + ry), fill=SEA_FILL, outline=(110, 150, 205), width=2)
     for sid, name in names:
-        x, y, _, _ = SEA_XY[sid]
-        draw_text(draw, (x, y - 20), name, label, SEA_INK, anchor="ma")
+        x, y = centre(sid)
+        fnt = font(NAME_MIN, "italic")
+        lines = wrap(name.removeprefix("Mare "), fnt, CELL_W - 14)
+        for i, line in enumerate(lines):
+            draw_text(draw, (x, y - 50 + i * (NAME_MIN + 2)), line, fnt, SEA_INK, anchor="ma")
     return image
 
 
-def _sea_names() -> tuple[tuple[str, str], ...]:
+def _static_map() -> Image.Image:
     from engine.mare_nostrum.data import SEAS
 
-    return tuple((k, v.name) for k, v in SEAS.items())
+    names = tuple((k, v.name) for k, v in SEAS.items())
+    layer: Image.Image = STATIC_LAYERS.get((GAME_ID, names, fonts_signature()), lambda: _build_static(names))
+    return layer
 
 
-def _units_text(units: list[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """Per side: ``"3L 1F 1S"`` (legions, fortresses, docked ships); ``*`` marks placed legions."""
+def _chips(units: list[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """Per side: ``"3L* 1F 1S"`` (legions, ``*`` when one occupies or annexes, fortresses,
+    triremes in port)."""
     by: dict[str, dict[str, int]] = {}
-    placed: dict[str, int] = {}
+    placed: set[str] = set()
     for u in units:
         civ = str(u.get("civ", ""))
-        kind = str(u.get("kind", ""))
-        by.setdefault(civ, {}).setdefault(kind, 0)
-        by[civ][kind] += 1
+        kinds = by.setdefault(civ, {})
+        kinds[str(u.get("kind", ""))] = kinds.get(str(u.get("kind", "")), 0) + 1
         if u.get("place"):
-            placed[civ] = placed.get(civ, 0) + 1
+            placed.add(civ)
     out = []
     for civ, kinds in by.items():
         parts = []
         if kinds.get("legion"):
-            parts.append(f"{kinds['legion']}L" + ("*" * placed.get(civ, 0)))
+            parts.append(f"{kinds['legion']}L" + ("*" if civ in placed else ""))
         if kinds.get("fortress"):
             parts.append(f"{kinds['fortress']}F")
         if kinds.get("trireme"):
@@ -129,171 +146,159 @@ def _units_text(units: list[Mapping[str, Any]]) -> list[tuple[str, str]]:
     return out
 
 
+def _caravan_text(goods: list[str], width: float) -> str:
+    """The caravans' goods in full when they fit the box, else shortened to a few letters."""
+    fnt = font(TEXT_SIZE)
+    for size in (None, GOODS_SHORT, 3):
+        text = " ".join(g if size is None else g[:size] for g in goods)
+        if text_width(text, fnt) <= width:
+            return text
+    return count(len(goods), "caravan")  # Decision: only when 4+ caravans crowd one box.
+
+
+def _province_name(pid: str, name: str) -> tuple[str, Any]:
+    fnt = font(NAME_SIZE, "bold")
+    label = name if text_width(name, fnt) <= BOX_W - 4 else SHORT_NAME.get(pid, name)
+    return label, fit_font(label, NAME_SIZE, BOX_W - 4, "bold", min_size=NAME_MIN)
+
+
 def _draw_province(draw: ImageDraw.ImageDraw, pid: str, p: Mapping[str, Any], neutrals: set[str],
-                   last: set[str]) -> None:
-    x, y = PROVINCE_XY[pid]
-    y += HEADER_H
+                   last: set[str], top: int) -> None:
+    x, y = centre(pid)
+    y += top
     box = (x - BOX_W // 2, y - BOX_H // 2, x + BOX_W // 2, y + BOX_H // 2)
+    chips = _chips(_l(p.get("units")))
+    chip_rows = _chip_rows(draw, chips)
+    bottom = max(box[3], box[1] + 4 + 3 * LINE + len(chip_rows) * (CHIP_H + 3) + 4)
+    box = (box[0], box[1], box[2], bottom)
     owner = p.get("owner")
-    fill = tint(_fill(str(owner)), 0.55) if owner else KIND_FILL["LAND"]
+    fill = tint(civ_fill(str(owner)), 0.55) if owner else KIND_FILL["LAND"]
     if pid in last:
-        draw.rounded_rectangle((box[0] - 6, box[1] - 6, box[2] + 6, box[3] + 6), 12, fill=HIGHLIGHT, outline=INK)
+        draw.rounded_rectangle((box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5), 12, fill=HIGHLIGHT, outline=INK)
     war = bool(p.get("war_torn"))
-    draw.rounded_rectangle(box, 9, fill=fill, outline=WAR if war else INK, width=5 if war else 2)
-    title = fit_text(str(p.get("name", pid)), font(16, "bold"), BOX_W - 8)
-    draw_text(draw, (x, box[1] + 3), title, font(16, "bold"), INK, anchor="ma")
-    small = font(14)
-    cities = len(_l(p.get("cities")))
-    bits = []
-    if cities:
-        bits.append(f"{cities} {'city' if cities == 1 else 'cities'}")
-    if p.get("temple"):
-        bits.append("T")
-    if p.get("market"):
-        bits.append("M")
-    line = " · ".join(bits)
-    caravans = ",".join(str(g)[:4] for g in _l(p.get("caravans")))
-    draw_text(draw, (x, box[1] + 23), fit_text(line or "-", small, BOX_W - 8), small, INK, anchor="ma")
+    draw.rounded_rectangle(box, 9, fill=fill, outline=WAR if war else INK, width=6 if war else 2)
+    label, fnt = _province_name(pid, str(p.get("name", pid)))
+    draw_text(draw, (x, box[1] + 5), label, fnt, INK, anchor="ma")
+    _draw_buildings(draw, p, box[0] + 7, box[1] + 5 + LINE)
+    caravans = [str(g) for g in _l(p.get("caravans"))]
     if caravans:
-        draw_text(draw, (x, box[1] + 40), fit_text("car: " + caravans, small, BOX_W - 8), small, INK, anchor="ma")
-    chips = _units_text(_l(p.get("units")))
-    cx = box[0] + 4
-    cy = box[3] - 22
-    for civ, text in chips:
-        f = font(14, "bold")
-        w = int(draw.textlength(text, font=f)) + 10
-        colour = _fill(civ)
-        draw.rounded_rectangle((cx, cy, cx + w, cy + 19), 5, fill=colour, outline=INK if civ not in neutrals else MUTED)
-        draw_text(draw, (cx + 5, cy + 2), text, f, ink_on(colour))
-        cx += w + 3
+        text = _caravan_text(caravans, BOX_W - 10)
+        draw_text(draw, (x, box[1] + 5 + 2 * LINE), text, font(TEXT_SIZE), INK, anchor="ma")
+    cy = box[1] + 6 + 3 * LINE
+    f = font(TEXT_SIZE, "bold")
+    for row in chip_rows:
+        cx = box[0] + 4
+        for civ, text, w in row:
+            colour = civ_fill(civ)
+            draw.rounded_rectangle((cx, cy, cx + w, cy + CHIP_H), 5, fill=colour,
+                                   outline=MUTED if civ in neutrals else INK, width=2)
+            draw_text(draw, (cx + w / 2, cy + CHIP_H / 2), text, f, ink_on(colour), anchor="mm")
+            cx += w + 3
+        cy += CHIP_H + 3
     if war:
-        draw.rounded_rectangle((box[2] - 44, box[1] - 12, box[2] + 4, box[1] + 8), 5, fill=WAR)
-        draw_text(draw, (box[2] - 20, box[1] - 10), "WAR", font(13, "bold"), WHITE, anchor="ma")
-    if owner in neutrals:
-        draw_text(draw, (box[2] - 4, box[3] - 40), "neutral", font(12, "italic"), MUTED, anchor="ra")
+        draw.rounded_rectangle((box[2] - 50, box[1] - 14, box[2] + 6, box[1] + 12), 5, fill=WAR)
+        draw_text(draw, (box[2] - 22, box[1] - 1), "WAR", font(20, "bold"), WHITE, anchor="mm")
 
 
-def _draw_seas(draw: ImageDraw.ImageDraw, seas: Mapping[str, Any], last: set[str]) -> None:
-    for sid, ships in seas.items():
-        if sid not in SEA_XY:
-            continue
-        x, y, rx, ry = SEA_XY[sid]
-        y += HEADER_H
+def _chip_rows(draw: ImageDraw.ImageDraw, chips: list[tuple[str, str]]) -> list[list[tuple[str, str, int]]]:
+    """Unit chips packed into rows that fit the box (a battle with many sides takes two rows)."""
+    f = font(TEXT_SIZE, "bold")
+    rows: list[list[tuple[str, str, int]]] = []
+    used = BOX_W
+    for civ, text in chips:
+        w = int(draw.textlength(text, font=f)) + 10
+        if used + w + 3 > BOX_W - 8 or not rows:
+            rows.append([])
+            used = 0
+        rows[-1].append((civ, text, w))
+        used += w + 3
+    return rows
+
+
+def _draw_buildings(draw: ImageDraw.ImageDraw, p: Mapping[str, Any], x: int, y: int) -> None:
+    """Cities as white squares, then a temple ``T`` and a market ``M`` badge."""
+    for _ in _l(p.get("cities")):
+        draw.rectangle((x, y + 3, x + 18, y + 21), fill=WHITE, outline=INK, width=2)
+        x += 23
+    f = font(20, "bold")
+    for key, letter in (("temple", "T"), ("market", "M")):
+        if p.get(key):
+            draw.rounded_rectangle((x, y + 1, x + 24, y + 24), 4, fill=INK)
+            draw_text(draw, (x + 12, y + 13), letter, f, WHITE, anchor="mm")
+            x += 29
+
+
+def _draw_seas(draw: ImageDraw.ImageDraw, seas: Mapping[str, Any], last: set[str], top: int) -> None:
+    rx, ry = CELL_W // 2 - 2, CELL_H // 2 - 10
+    for sid in CELL:
+        x, y = centre(sid)
+        y += top
         if sid in last:
-            draw.ellipse((x - rx, y - ry, x + rx, y + ry), outline=HIGHLIGHT, width=6)
-        items = list(_m(ships).items())
-        cx = x - 34 * len(items) // 2
-        for civ, n in items:
-            colour = _fill(str(civ))
-            draw.ellipse((cx, y + 6, cx + 30, y + 36), fill=colour, outline=INK, width=2)
-            draw_text(draw, (cx + 15, y + 12), str(n), font(16, "bold"), ink_on(colour), anchor="ma")
-            cx += 34
+            draw.ellipse((x - rx, y - ry, x + rx, y + ry), outline=HIGHLIGHT, width=7)
+        items = list(_m(seas.get(sid)).items())
+        size = 34 if len(items) <= 3 else 28
+        cx = x - (size + 3) * min(len(items), 3) // 2
+        cy = y - 12
+        for i, (civ, n) in enumerate(items):
+            if i == 3:
+                cx, cy = x - (size + 3) * (len(items) - 3) // 2, cy + size + 3
+            colour = civ_fill(str(civ))
+            draw.ellipse((cx, cy, cx + size, cy + size), fill=colour, outline=INK, width=2)
+            draw_text(draw, (cx + size / 2, cy + size / 2), str(n), font(20, "bold"), ink_on(colour), anchor="mm")
+            cx += size + 3
 
 
-def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
-    big, mid = font(24, "bold"), font(17)
-    waiting = ", ".join(CIV_NAME.get(str(c), str(c)) for c in _l(view.get("to_move")))
-    winner = view.get("winner")
-    head = f"Mare Nostrum — round {view.get('round', '?')}, {view.get('phase_text', '')}"
-    draw_text(draw, (16, 10), head, big, INK)
-    status = (f"{CIV_NAME.get(str(winner), winner)} wins the game!" if winner
-              else f"Waiting for {waiting}." if waiting else "")
-    draw_text(draw, (16, 44), status, mid, WAR if winner else INK)
-    roles = "; ".join(f"{r}: {CIV_NAME.get(str(c), c)}" for r, c in _m(view.get("roles")).items())
-    draw_text(draw, (16, 70), fit_text(roles, mid, 1000), mid, INK)
-    bank = _m(view.get("bank"))
-    text = "Bank: " + ", ".join(f"{k} {v}" for k, v in bank.items())
-    draw_text(draw, (16, 96), fit_text(text, font(15), 1100), font(15), MUTED)
-    trade = _m(view.get("trade"))
-    if trade:
-        n = int(trade.get("n") or 0)
-        taker = CIV_NAME.get(str(trade.get("taker")), "")
-        lines = [f"Trading: {n} {'card' if n == 1 else 'cards'} each; taker {taker}"]
-        if trade.get("revealed"):
-            for civ, off in _m(trade.get("offers")).items():
-                cards = ", ".join(f"{n} {k}" for k, n in _m(off).items()) or "none left"
-                lines.append(f"{CIV_NAME.get(str(civ), civ)}: {cards}")
-        else:
-            chosen = ", ".join(CIV_NAME.get(str(c), str(c)) for c in _l(trade.get("chosen")))
-            lines.append("Secret offers; chosen: " + (chosen or "nobody yet"))
-        f = font(15)
-        y = 10
-        for line in lines[:6]:
-            draw_text(draw, (1130, y), fit_text(line, f, 460), f, INK)
-            y += 19
-    else:
-        map_note = "stand-in map" if view.get("map") == "stand-in" else ""
-        draw_text(draw, (WIDTH - 16, 14), map_note, font(15, "italic"), MUTED, anchor="ra")
+def _legend_lines(view: Mapping[str, Any]) -> list[str]:
+    from engine.mare_nostrum.data import PROVINCES
 
-
-def _panel_plan(view: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], list[list[str]], float, int]:
-    """Players, their panel lines, the column width and the panel height."""
-    players = [p for p in _l(view.get("players")) if isinstance(p, Mapping)]
-    if not players:
-        return [], [], 0.0, 0
-    cols = len(players)
-    w = (WIDTH - 16 * (cols + 1)) / cols
-    f = font(15)
-    lh = line_height_of(f)
-    texts = []
-    for p in players:
-        sc = _m(p.get("scores"))
-        sup = _m(p.get("supply"))
-        lines = [f"Roles: {', '.join(str(r) for r in _l(p.get('roles'))) or 'none'}",
-                 f"Cards in hand: {p.get('hand_size', 0)}",
-                 f"Commerce {sc.get('commerce', 0)} · political {sc.get('political', 0)} · "
-                 f"military {sc.get('military', 0)}",
-                 f"Left: {sup.get('influence', 0)} infl., {sup.get('legion', 0)} leg., "
-                 f"{sup.get('fortress', 0)} fort., {sup.get('trireme', 0)} trir."]
-        cards = [str(_m(c).get("name", "")) for c in _l(p.get("cards"))]
-        lines.append(f"Heroes and wonders ({len(cards)}/4):")
-        for c in cards:
-            lines.extend(wrap("• " + c, f, w - 16))
-        texts.append(lines)
-    h = int(34 + lh * max(len(x) for x in texts) + 8)
-    return players, texts, w, h
-
-
-def _panels(draw: ImageDraw.ImageDraw, plan: tuple[list[Mapping[str, Any]], list[list[str]], float, int],
-            top: int) -> None:
-    players, texts, w, h = plan
-    f, fb = font(15), font(18, "bold")
-    lh = line_height_of(f)
-    for i, (p, lines) in enumerate(zip(players, texts, strict=True)):
-        x = 16 + i * (w + 16)
-        civ = str(p.get("civ", ""))
-        draw.rounded_rectangle((x, top, x + w, top + h), 8, fill=PANEL, outline=PANEL_EDGE, width=2)
-        colour = _fill(civ)
-        draw.rounded_rectangle((x, top, x + w, top + 28), 8, fill=colour)
-        draw_text(draw, (x + 8, top + 4), str(p.get("name", civ)), fb, ink_on(colour))
-        y: float = top + 34
-        for line in lines:
-            draw_text(draw, (x + 8, y), fit_text(line, f, w - 14), f, INK)
-            y += lh
+    lines = ["□ city · T temple · M market · L legions · F fortresses · S triremes in port · "
+             "* a legion occupies or annexes · circles at sea: triremes · red frame: war-torn"]
+    shorts = [f"{label} = {PROVINCES[pid].name}" for pid, label in SHORT_NAME.items() if pid in PROVINCES]
+    lines.append("Short labels: " + "; ".join(shorts) + ".")
+    neutrals = [CIV_NAME.get(str(c), str(c)) for c in _l(view.get("neutrals"))]
+    if neutrals:
+        lines.append(f"Neutral: {join_words(neutrals)} (grey chip frame).")
+    if view.get("map") == "stand-in":
+        lines.append("The map is a stand-in for the printed board.")
+    return lines
 
 
 def board_image(view: Mapping[str, Any]) -> Image.Image:
     """The public board as a Pillow image (before PNG encoding; the benchmark times both)."""
-    plan = _panel_plan(view)
-    height = HEADER_H + MAP_H + (plan[3] + 26 if plan[0] else 0)
+    inner = WIDTH - 2 * PAD
+    head = header_lines(view, inner)
+    legend_font = font(22)
+    legend = [w for line in _legend_lines(view) for w in wrap(line, legend_font, inner)]
+    legend_h = int(len(legend) * line_height_of(legend_font)) + 12
+    plan = panel_plan(view, WIDTH, PAD)
+    map_top = PAD + lines_height(head) + 6
+    panel_top = map_top + MAP_H + legend_h
+    height = panel_top + (plan.height + PAD if plan.players else PAD)
     image = new_canvas((WIDTH, height), PAPER)
-    image.paste(_static_map(_sea_names()), (0, HEADER_H))
+    image.paste(_static_map(), (0, map_top))
     draw = ImageDraw.Draw(image)
-    _header(draw, view)
+    y: float = PAD
+    for fnt, text, colour in head:
+        draw_text(draw, (PAD, y), text, fnt, colour)
+        y += line_height_of(fnt)
     last = {str(x) for x in _l(view.get("last"))}
     neutrals = {str(x) for x in _l(view.get("neutrals"))}
-    _draw_seas(draw, _m(view.get("seas")), last)
-    for pid, p in _m(view.get("provinces")).items():
-        if pid in PROVINCE_XY:
-            _draw_province(draw, pid, _m(p), neutrals, last)
-    if plan[0]:
-        _panels(draw, plan, HEADER_H + MAP_H + 10)
+    _draw_seas(draw, _m(view.get("seas")), last, map_top)
+    provinces = _m(view.get("provinces"))
+    for pid in sorted((p for p in provinces if p in CELL), key=lambda k: (CELL[k][1], CELL[k][0])):
+        _draw_province(draw, pid, _m(provinces[pid]), neutrals, last, map_top)
+    y = map_top + MAP_H + 4
+    for line in legend:
+        draw_text(draw, (PAD, y), line, legend_font, INK)
+        y += line_height_of(legend_font)
+    if plan.players:
+        draw_panels(draw, plan, panel_top)
     return image
 
 
 def render(view: Mapping[str, Any]) -> bytes:
     """PNG of the public board (the same for every viewer's view)."""
-    return encode_png(board_image(view))
+    return encode_board(board_image(view))
 
 
 def render_private(view: Mapping[str, Any]) -> bytes | None:
@@ -303,7 +308,7 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
         return None
     hand = _m(view.get("hand"))
     size = sum(int(v) for v in hand.values())
-    lines = [f"{CIV_NAME.get(str(me), me)} — your hand ({size} {'card' if size == 1 else 'cards'})"]
+    lines = [f"{CIV_NAME.get(str(me), me)} — your hand ({count(size, 'card')})"]
     lines += [f"{n} × {k}" for k, n in hand.items()] or ["(empty)"]
     if view.get("my_offer") is not None:
         off = _m(view.get("my_offer"))
@@ -312,15 +317,14 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
     if buying:
         paid = ", ".join(f"{n} {k}" for k, n in _m(buying.get("paid")).items()) or "nothing yet"
         lines.append(f"Paying for {buying.get('item')} (cost {buying.get('cost')}): {paid}")
-    f = font(20)
+    f, fb = font(20), font(20, "bold")
     lh = line_height_of(f)
-    image = new_canvas((720, int(24 + lh * len(lines))), PAPER)
+    wrapped = [(fb if i == 0 else f, w) for i, line in enumerate(lines) for w in wrap(line, fb if i == 0 else f, 680)]
+    image = new_canvas((720, int(24 + lh * len(wrapped))), PAPER)
     draw = ImageDraw.Draw(image)
-    colour = _fill(str(me))
-    draw.rectangle((0, 0, 12, image.height), fill=colour)
+    draw.rectangle((0, 0, 12, image.height), fill=civ_fill(str(me)))
     y = 12.0
-    for i, line in enumerate(lines):
-        draw_text(draw, (26, y), fit_text(line, font(20, "bold") if i == 0 else f, 680), font(20, "bold") if i == 0
-                  else f, INK)
+    for fnt, line in wrapped:
+        draw_text(draw, (26, y), fit_text(line, fnt, 680), fnt, INK)
         y += lh
-    return encode_png(image)
+    return encode_board(image)

@@ -25,6 +25,9 @@ class Part:
     text: str = ""
     image: bytes | None = None
     image_name: str = "board.png"
+    pages: list[bytes] = field(default_factory=list)
+    """Further public images after ``image`` (one per city in The Capitals): Telegram posts
+    them as an album after the board photo, Discord as more files; empty for most games."""
     private: bool = False
     buttons: list[list[Button]] = field(default_factory=list)
     ok: bool = True

@@ -174,8 +174,10 @@ def auto(gid: str, seat: int, version: int) -> None:
 
 @app.task(name="agora.render", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3, ignore_result=True)
 def render(gid: str, version: int) -> None:
-    """Pre-warm the public board image of a posted turn (idempotent: cached by version)."""
+    """Pre-warm the public board image of a posted turn and its pages (idempotent: cached by
+    version)."""
     images.board_png(store(), gid, version)
+    images.page_pngs(store(), gid, version)
 
 
 @app.task(name="agora.timeout", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)

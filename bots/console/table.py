@@ -79,6 +79,12 @@ class ConsoleTable:
                 path = self.image_path(v, kind)
                 path.write_bytes(part.image)
                 text += f"\n  (image: {path.name})"
+            if part.pages:  # the board's further images (one per city in The Capitals)
+                v = version if version is not None else self._version()
+                paths = [self.image_path(v, f"page{i}") for i in range(1, len(part.pages) + 1)]
+                for path, png in zip(paths, part.pages, strict=True):
+                    path.write_bytes(png)
+                text += "\n  (" + ("images: " if len(paths) > 1 else "image: ") + ", ".join(p.name for p in paths) + ")"
             if text:
                 prefix = f"[for {_display(who)} only] " if part.private and who and len(self.humans) > 1 else ""
                 self.term.print(prefix + text)

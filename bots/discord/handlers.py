@@ -162,18 +162,20 @@ class Handlers:
             view = await self.sender.view_for(part)
             for i, chunk in enumerate(chunks):
                 last = i == len(chunks) - 1
-                file = self.sender.file_for(part) if i == 0 else None
+                # The board and its pages (ten files at most: The Capitals has six at most).
+                files = self.sender.files_for(part)[:1] if i == 0 else []
+                batch = files[0] if files else []
                 if first:
                     await interaction.edit_original_response(
                         content=chunk or None,
-                        attachments=[file] if file else [],
+                        attachments=batch,
                         view=view if last and view is not None else None,
                     )
                     first = False
                     continue
                 kwargs: dict[str, Any] = {"ephemeral": ephemeral, "wait": True}
-                if file is not None:
-                    kwargs["file"] = file
+                if batch:
+                    kwargs["files"] = batch
                 if last and view is not None:
                     kwargs["view"] = view
                 await interaction.followup.send(chunk or "\u200b", **kwargs)

@@ -33,6 +33,7 @@ LIVE_TTL = 30 * 86400
 NOTICE_NS = "dc-notice"  # user:gid:reason -> sent: the "use /agora hand" notice once per game
 NOTICE_TTL = 14 * 86400
 DM_REFUSED = 50007
+FILES_MAX = 10  # Discord: at most 10 attachments on one message
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
 
@@ -67,12 +68,21 @@ class Sender:
     def file_for(part: Part) -> discord.File | None:
         return discord.File(io.BytesIO(part.image), filename=part.image_name) if part.image else None
 
+    @staticmethod
+    def files_for(part: Part) -> list[list[discord.File]]:
+        """The board then its pages (one image per city), as files in batches of at most ten:
+        the first batch goes on the first message, any further one on a message of its own."""
+        files = [discord.File(io.BytesIO(part.image), filename=part.image_name)] if part.image else []
+        files += [discord.File(io.BytesIO(png), filename=f"page{i}.png") for i, png in enumerate(part.pages, 1)]
+        return [files[i : i + FILES_MAX] for i in range(0, len(files), FILES_MAX)]
+
     # ------------------------------------------------------------ channels
     async def send_part(
         self, channel: str, part: Part, *, key: str = "", extra: str = "", live: bool = False
     ) -> discord.Message | None:
-        """Post ``part`` (plus an ``extra`` line, e.g. mentions) in ``channel``: the image on the
-        first message, components on the last. With ``key`` (an outbox key) every message
+        """Post ``part`` (plus an ``extra`` line, e.g. mentions) in ``channel``: the image and
+        its pages on the first message (more than ten files: the rest on messages after the
+        text), components on the last. With ``key`` (an outbox key) every message
         carries a nonce Discord enforces. With ``live`` the message becomes the channel's live
         move message and the previous one loses its components."""
         text = mention_text(fmt.slash_hints(part.text), part)
@@ -82,15 +92,21 @@ class Sender:
         view = await self.view_for(part)
         target = self.bot.get_partial_messageable(int(channel))
         last: discord.Message | None = None
+        batches = self.files_for(part)
         for i, chunk in enumerate(chunks):
             kwargs: dict[str, Any] = {"allowed_mentions": MENTIONS}
-            if i == 0 and part.image:
-                kwargs["file"] = self.file_for(part)
+            if i == 0 and batches:
+                kwargs["files"] = batches[0]
             if i == len(chunks) - 1 and view is not None:
                 kwargs["view"] = view
             if key:
                 kwargs["nonce"] = nonce_for(key, i)
             last = await target.send(chunk or None, **kwargs)
+        for j, batch in enumerate(batches[1:], 1):  # Decision: files past ten follow, no text
+            extra_kwargs: dict[str, Any] = {"files": batch}
+            if key:
+                extra_kwargs["nonce"] = nonce_for(key, 1000 + j)
+            await target.send(None, **extra_kwargs)
         if live and last is not None:
             await self._replace_live(channel, last.id if view is not None else None)
         return last

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
@@ -34,6 +34,7 @@ KEYBOARD_TTL = 30 * 86400
 INVITE_NS = "tg-invite"  # user:gid -> invited: side-effect invitations once per game
 INVITE_TTL = 14 * 86400
 PRIVATE_REACTION = "👀"  # "sent to your private chat" (one of Telegram's standard reactions)
+ALBUM_MAX = 10  # Telegram: an album (sendMediaGroup) holds 2 to 10 photos
 
 
 def keyboard_slot(chat: str, game: str) -> str:
@@ -112,7 +113,8 @@ class Sender:
         turn: bool = False,
     ) -> Message | None:
         """Send one part: a photo with its caption (overflow as text after it) or text cut to
-        Telegram's limits; the keyboard goes on the last message.
+        Telegram's limits; the keyboard goes on the last message. The part's ``pages`` (one
+        image per city) follow as an album, after the keyboard's message (see :meth:`send_pages`).
 
         A message with move buttons (or a ``turn``, whose board makes older buttons stale)
         becomes the chat's live keyboard; the previous one is edited away. An explicit
@@ -152,9 +154,34 @@ class Sender:
                 ),
             )
             reply = None
+        if part.pages:
+            await self.send_pages(chat, part.pages)
         if last is not None and (moves is not None or turn) and keyboard is None:
             await self._replace_keyboard(chat, last.message_id if moves is not None else None, part.game)
         return last
+
+    async def send_pages(self, chat: str, pages: list[bytes]) -> None:
+        """Post the pages that follow a board: 2 to 10 as one album, a single one as a photo
+        (an album needs two), more than 10 as several albums.
+
+        Why separate photos and not one tall image: Telegram keeps a photo at most 1280-2560 px
+        on its long side, so a tall board would arrive too narrow to read (issue 17).
+        Decision: the album has no caption and no keyboard (Telegram allows neither buttons on
+        an album nor one caption for all); the board above keeps both."""
+        for start in range(0, len(pages), ALBUM_MAX):
+            batch = pages[start : start + ALBUM_MAX]
+            names = [f"page{start + i + 1}.png" for i in range(len(batch))]
+            if len(batch) == 1:
+                await self._send(chat, lambda c, b=batch[0], n=names[0]: self.bot.send_photo(c, b, filename=n))
+                continue
+            await self._send_album(chat, batch, names)
+
+    async def _send_album(self, chat: str, batch: list[bytes], names: list[str]) -> None:
+        async def send(c: str) -> Message:
+            media = [InputMediaPhoto(png, filename=name) for png, name in zip(batch, names, strict=True)]
+            return (await self.bot.send_media_group(c, media))[0]
+
+        await self._send(chat, send)
 
     async def _send(self, chat: str, send: Callable[[str], Awaitable[Message]]) -> Message:
         try:

@@ -1,7 +1,8 @@
 """The action record and its chat notation.
 
-Notation (matched leniently by :mod:`engine.core.notation`; tile names are one hyphenated
-word, so a unique prefix is enough: ``build opera n12`` for ``build opera-house n12``):
+Notation (matched leniently by :mod:`engine.core.notation`). A tile is named by its short
+label (:mod:`engine.capitals.labels`: ``opera`` for the Opera House, ``art deco`` for the Art
+Deco Flats), by a unique prefix of it, by its whole name or by its slug (``opera-house``):
 
 * ``position p3`` — Political phase: buy Start-track position P3.
 * ``build market n12`` — Building phase: take the Market from the Projects area and place it
@@ -13,7 +14,7 @@ word, so a unique prefix is enough: ``build opera n12`` for ``build opera-house 
   the pass bonus.
 * ``relocate o12`` — Management phase: move a full construction marker to the street corner
   at the top-left of cell o12.
-* ``prosper three-pennants n12`` / ``lake three-pennants n12`` — prosperity step.
+* ``prosper three n12`` / ``lake three n12`` — prosperity step (the Three Pennants).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from engine.capitals.data import TILES
 from engine.capitals.grid import cell_name, xy_text
+from engine.capitals.labels import label, name_words
 from engine.capitals.state import NEUTRAL, Cell, cell_key, parse_cell_key
 
 VERBS = ("position", "build", "activate", "done", "pass", "relocate", "prosper", "lake")
@@ -87,14 +89,14 @@ class Action:
 
 
 def notation_text(a: Action, tile_at: str = "") -> str:
-    """Canonical notation. ``tile_at`` is the slug of the tile on ``a.cell`` (activations)."""
+    """Canonical notation. ``tile_at`` is the id of the tile on ``a.cell`` (activations)."""
     if a.kind == "position":
         return f"position p{a.pos}"
     if a.kind in ("build", "prosper", "lake"):
         assert a.cell is not None
-        return f"{a.kind} {TILES[a.tile].slug} {cell_name(a.cell)}"
+        return f"{a.kind} {label(a.tile)} {cell_name(a.cell)}"
     if a.kind == "activate":
-        text = f"activate {tile_at}"
+        text = f"activate {label(tile_at) if tile_at in TILES else tile_at}"
         if a.tourists:
             text += " tourists " + " ".join(colour(o) for o in a.tourists)
         return text
@@ -106,24 +108,32 @@ def notation_text(a: Action, tile_at: str = "") -> str:
     return a.kind
 
 
-def alias_texts(a: Action, tile_at: str = "", tile_name: str = "") -> list[str]:
-    """Other accepted spellings: the spec's ``x y`` coordinates, the tile name with spaces,
-    ``tourist`` for ``tourists``."""
+def _tile_names(tile: str) -> list[str]:
+    """Every accepted name of a tile: its label, its whole name, its slug (no duplicates)."""
+    out: list[str] = []
+    for name in (label(tile), " ".join(name_words(tile)), TILES[tile].slug):
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def alias_texts(a: Action, tile_at: str = "") -> list[str]:
+    """Other accepted spellings: the tile's whole name and slug, the spec's ``x y``
+    coordinates, ``tourist`` for ``tourists``."""
     out: list[str] = []
     if a.kind in ("build", "prosper", "lake") and a.cell is not None:
-        slug = TILES[a.tile].slug
-        out.append(f"{a.kind} {slug} {xy_text(a.cell)}")
-        name = TILES[a.tile].name.lower().replace("'", "")
-        if name != slug:
-            out.append(f"{a.kind} {name} {cell_name(a.cell)}")
+        names = _tile_names(a.tile)
+        out += [f"{a.kind} {n} {cell_name(a.cell)}" for n in names[1:]]
+        out += [f"{a.kind} {n} {xy_text(a.cell)}" for n in names]
     if a.kind == "relocate" and a.cell is not None:
         out.append(f"relocate {xy_text(a.cell)}")
-    if a.kind == "activate":
-        if a.tourists:
-            out.append(f"activate {tile_at} tourist " + " ".join(colour(o) for o in a.tourists))
-        if tile_name and tile_name != tile_at:
-            base = f"activate {tile_name}"
-            out.append(base + (" tourists " + " ".join(colour(o) for o in a.tourists) if a.tourists else ""))
+    if a.kind == "activate" and tile_at in TILES:
+        tourists = " ".join(colour(o) for o in a.tourists)
+        for i, n in enumerate(_tile_names(tile_at)):
+            if i:
+                out.append(f"activate {n}" + (f" tourists {tourists}" if a.tourists else ""))
+            if a.tourists:
+                out.append(f"activate {n} tourist {tourists}")
     if a.kind == "position":
         out.append(f"position {a.pos}")
     return out

@@ -11,14 +11,16 @@ from typing import Any
 
 from engine.capitals import bot
 from engine.capitals.actions import VERBS, Action, alias_texts, notation_text
-from engine.capitals.data import TILES
+from engine.capitals.data import BOARD, TILES
 from engine.capitals.effects import activation_cost
 from engine.capitals.expo import final_order
 from engine.capitals.flow import advance, position_price, trim_history
+from engine.capitals.grid import placements
 from engine.capitals.moves import illegal_reason, is_legal, legal, row_cost, row_of
 from engine.capitals.names import seat_name
 from engine.capitals.setup import OPTION_HELP, initial_state
 from engine.capitals.state import State, dump_state, load_state
+from engine.capitals.tracks import gain_word
 from engine.capitals.view import awaiting, build_view, status_lines
 from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import NotYourTurn
@@ -37,13 +39,15 @@ HELP = """The Capitals — each round has five phases:
   Building: take one tile from the Projects area ($0, $2 or $4 row) and place it on a free
   cell around a construction marker, next to a tile of the same type (breaking either rule
   costs 2 prestige). Cells are named like a chess board; your Hotel is on m13:
-    `build market n12` (also `build market 1 -1`, the x y coordinates)
+    `build market n12` (also `build market 1 -1`, the x y coordinates). A tile is named by
+    the first word(s) of its name as `moves` shows them (`build king m12` for the King George
+    Mansion), any unique beginning of that, or its whole name.
   Tourism: automatic — the Highest Culture city takes tourists.
   Execution: activate tiles with energy cubes from your station; a tile costs 1 more than the
   cubes already on it, and each tourist in your city can pay one cube:
     `activate hotel`, `activate market tourists red`, `done`, `pass cube`, `pass money`
   Management: move a full construction marker to a new street corner, named by the cell whose
-  top-left corner it is: `relocate o12`. Prosperity rounds: `prosper three-pennants n14` or
+  top-left corner it is: `relocate o12`. Prosperity rounds: `prosper three n14` or
   `lake warehouse l12`.
 Payments you cannot afford take loans automatically (-1 prestige, +$3 each).
 Options: prosperity (module), variant (full draw), open_scores (default false: until the end
@@ -139,31 +143,31 @@ class CapitalsGame(Game[State, Action]):
         return action.kind in ("prosper", "lake")
 
     # -------------------------------------------------------------- notation
-    def _tile_at(self, state: State, seat: Seat, action: Action) -> tuple[str, str]:
+    def _tile_at(self, state: State, seat: Seat, action: Action) -> str:
+        """The id of the tile an activation names (empty for other moves)."""
         if action.kind == "activate" and action.cell is not None:
             placed = state.players[seat].city.get(action.cell)
             if placed is not None:
-                t = TILES[placed.tile]
-                return t.slug, t.name.lower().replace("'", "")
-        return "", ""
+                return placed.tile
+        return ""
 
     def notation(self, state: State, seat: Seat, action: Action) -> str:
-        """Canonical text (``parse`` gives the action back)."""
-        return notation_text(action, self._tile_at(state, seat, action)[0])
+        """Canonical text (``parse`` gives the action back): ``build king m12``."""
+        return notation_text(action, self._tile_at(state, seat, action))
 
     def notation_forms(self, state: State, seat: Seat, action: Action) -> list[str]:
-        """Canonical text plus coordinates and spelled-out names."""
-        slug, name = self._tile_at(state, seat, action)
-        return [notation_text(action, slug), *alias_texts(action, slug, name)]
+        """Canonical text plus whole names, slugs and coordinates."""
+        tile = self._tile_at(state, seat, action)
+        return [notation_text(action, tile), *alias_texts(action, tile)]
 
     def action_group(self, notation: str) -> str:
         """Heading for ``moves``: one group per tile for builds, prosperity tiles, lakes and
         activations, so the buttons offer a tile first and then its legal cells."""
         words = notation.split()
         if len(words) >= 3 and words[0] in ("build", "prosper", "lake"):
-            return f"{words[0]} {words[1]}"
+            return " ".join(words[:-1])
         if len(words) >= 2 and words[0] == "activate":
-            return f"activate {words[1]}"
+            return " ".join(words[: words.index("tourists")] if "tourists" in words else words)
         return GROUPS.get(words[0].lower() if words else "", "other")
 
     def action_variant(self, state: State, seat: Seat, action: Action) -> bool:
@@ -176,16 +180,31 @@ class CapitalsGame(Game[State, Action]):
         return action.tourists != tuple(usable[:most])
 
     def action_cost(self, state: State, seat: Seat, action: Action) -> str:
-        """What a move spends."""
+        """What a move spends, shown next to it in ``moves``: a Start position's price
+        (``$8``, ``free``); a tile's row price and the prestige lost for each placement rule
+        the cell breaks (``$2, -2 prestige: 1 placement rule broken``; nothing for a $0 tile
+        on a cell that breaks no rule); an activation's energy cubes and track costs."""
         p = state.players[seat]
         if action.kind == "position":
-            return f"${position_price(state, seat, action.pos)}"
-        if action.kind == "build":
-            row = row_of(state, action.tile)
-            return f"${row_cost(row)}" if row > 0 else ""
+            price = position_price(state, seat, action.pos)
+            return f"${price}" if price else "free"
+        if action.kind in ("build", "prosper") and action.cell is not None:
+            parts = []
+            row = row_of(state, action.tile) if action.kind == "build" else 0
+            if row > 0:
+                parts.append(f"${row_cost(row)}")
+            typ = TILES[action.tile].type if action.kind == "build" else "PRO"
+            broken = placements(p, typ).get(action.cell, 0)
+            if broken:
+                lost = broken * int(BOARD.c["penalty_per_rule"])
+                parts.append(f"-{lost} prestige: {count(broken, 'placement rule')} broken")
+            return ", ".join(parts)
         if action.kind == "activate" and action.cell is not None and action.cell in p.city:
             cubes = activation_cost(p, state, seat, action.cell) - len(action.tourists)
-            return count(cubes, "energy cube") if cubes else ""
+            act = TILES[p.city[action.cell].tile].act
+            paid = [count(cubes, "energy cube")] if cubes else []
+            paid += [gain_word(d.track, -d.d).lstrip("+") for d in (act.cost if act else ())]
+            return ", ".join(paid) or "free (tourists pay the cubes)"
         return ""
 
     # ------------------------------------------------------------- players

@@ -14,6 +14,7 @@ from engine.capitals.actions import colour
 from engine.capitals.data import BOARD, STATIONS, TILES
 from engine.capitals.flow import allowance
 from engine.capitals.grid import cell_name, is_full
+from engine.capitals.labels import label
 from engine.capitals.names import seat_name
 from engine.capitals.state import NEUTRAL, State
 from engine.core.text import count
@@ -44,10 +45,10 @@ def awaiting(s: State) -> str:
 
 
 def tile_view(tile_id: str) -> dict[str, Any]:
-    """Public facts of a tile for images and lists."""
+    """Public facts of a tile for images and lists (``label``: how moves name it)."""
     t = TILES[tile_id]
-    return {"id": t.id, "name": t.name, "type": t.type, "era": t.era, "slug": t.slug, "density": t.density,
-            "act": None if t.act is None else t.act.printed}
+    return {"id": t.id, "name": t.name, "label": label(tile_id), "type": t.type, "era": t.era, "slug": t.slug,
+            "density": t.density, "act": None if t.act is None else t.act.printed}
 
 
 def build_view(s: State, seat: int | None) -> dict[str, Any]:

@@ -6,8 +6,10 @@ distances, exploration, Navigation), ``state``, ``setup``, ``resources`` (caps, 
 ``cities`` (found, collect, build, grow, mood, civic), ``advances``, ``movement``,
 ``trade_routes``, ``turns`` (turn, status phase, end), ``moves`` (legal actions, refusals),
 ``actions`` and ``notation``, ``scoring``, ``bot``, ``view``, ``builder`` (test positions) and
-``game`` (the protocol class). Combat, barbarian attacks, cultural influence, the card decks and
-the wonders come with the second part.
+``game`` (the protocol class). Second part: ``influence`` (cultural influence, the Pyramids'
+attempts), ``wonders``, ``trading``, ``culture`` (their one entry
+point for the shared dispatchers) and ``bot_culture``. Combat, barbarian attacks and the card decks
+come with the rest of the second part.
 """
 
 from engine.clash.game import ClashGame

@@ -20,6 +20,14 @@ Notation (matched leniently by :mod:`engine.core.notation`; cities by name, spac
 * ``taxes``, ``liberties``, ``cartography``, ``absolute``, ``forced``, ``theater culture``/``theater mood``
 * choices: ``orient base``/``orient turned``, ``barbarians g3``, ``anchor d5``,
   ``income food 2 gold 1``, ``raze sparta``/``no raze``, ``first blue``, ``reserve pyramids``
+* influence, wonders, trading (:mod:`engine.clash.culture`): ``influence athens sparta temple``
+  (``arts``: Art & Sculptures), ``boost 2``/``no boost``, ``no influence``, ``wonder athens pyramids``,
+  ``gardens athens``, ``no ship``, ``trade blue``, ``give 2 food``, ``get 1 ore``, ``offer``, ``cancel``,
+  ``accept``/``decline``
+* battles (see :mod:`engine.clash.combat_choices`): ``attack c4 d4 army army`` (a move into foreign
+  units or a city), ``continue``/``retreat``, ``siege wood ore``/``no siege``, ``no card``,
+  ``refugee athens``, ``fanatic athens``, ``keep camp``/``raze camp``, ``reinforce g3``,
+  ``target g3 athens``, ``lose army temple``
 """
 
 from __future__ import annotations
@@ -52,6 +60,27 @@ VERBS = (
     "no",
     "first",
     "reserve",
+    "influence",
+    "boost",
+    "wonder",
+    "gardens",
+    "trade",
+    "give",
+    "get",
+    "offer",
+    "cancel",
+    "accept",
+    "decline",
+    "attack",
+    "continue",
+    "retreat",
+    "siege",
+    "refugee",
+    "fanatic",
+    "keep",
+    "reinforce",
+    "target",
+    "lose",
 )
 
 

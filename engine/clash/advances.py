@@ -128,6 +128,9 @@ def acquire(state: State, seat: int, adv: str, keep: tuple[str, ...], free: bool
     ):
         p.used.append("free_education")
         gain_mood(p)
+    from engine.clash.wonders import library_trigger
+
+    library_trigger(state, seat, adv)
     # Writing (D-22): one Action + one Objective card once a government advance is owned.
     if "writing" in p.advances and not p.writing_cards and (had_government or a.category in GOVERNMENTS):
         p.writing_cards = True

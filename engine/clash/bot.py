@@ -1,4 +1,5 @@
-"""The automatic player: develops cities, founds new ones, explores and advances.
+"""The automatic player: develops cities, founds new ones, explores, advances, and fights when the
+odds are good (undefended cities, lone settlers, weak Barbarian settlements; :mod:`bot_combat`).
 
 Why a scored one-step choice: each turn offers dozens of actions; a small table of priorities
 (found > grow > advance > collect what is short > build settlers > explore > calm angry cities)
@@ -10,7 +11,13 @@ from __future__ import annotations
 
 from engine.clash.actions import Action
 from engine.clash.board import distance, neighbours, revealed, terrain
+from engine.clash.bot_combat import approach_score, attack_score, combat_choice, threatened, wants_armies
+from engine.clash.bot_culture import SCORED as CULTURE_SCORED
+from engine.clash.bot_culture import advance_score, resource_wants, saving_for_wonder
+from engine.clash.bot_culture import score as culture_score
 from engine.clash.cities import units_of
+from engine.clash.combat_choices import COMBAT_KINDS
+from engine.clash.movement import hostile
 from engine.clash.moves import legal
 from engine.clash.state import State
 from engine.core.rng import Rng
@@ -55,12 +62,23 @@ def score(state: State, seat: int, a: Action) -> float:
     """Higher is better."""
     p = state.pl[seat]
     k = a.kind
+    if k == "build" and "army" in a.items and wants_armies(state, seat, a.space):
+        city = state.city_at(a.space)
+        few = units_of(state, seat, "army") < 3
+        if city is not None and not city.activations and threatened(state, seat, a.space):
+            return 92 + a.items.count("army")  # defend a city a foreign army could take
+        return 4 if city is None or city.activations else (72 if few else 50) + a.items.count("army")
     if k == "found":
         near = min((distance(state, a.space, c.space) for c in state.cities if c.owner == seat), default=9)
         return 45 if near <= 1 else 100
     if k == "grow":
+        if saving_for_wonder(state, seat):
+            return 30
         return 90 + {"temple": 3, "academy": 2, "port": 1, "fortress": 0}[a.name] + (1 if "culture" in a.flags else 0)
     if k == "advance":
+        towards = advance_score(state, seat, a.name)  # wonders
+        if towards:
+            return towards
         if a.name in ADVANCE_PRIORITY:
             return 80 - ADVANCE_PRIORITY.index(a.name) * 0.5
         return 55
@@ -69,7 +87,9 @@ def score(state: State, seat: int, a: Action) -> float:
         assert city is not None
         if city.activations:
             return 5
-        want = {"food": 3 if p.res["food"] < 2 else 1, "ore": 2.5, "wood": 2.5, "gold": 3, "mood": 1}
+        ore = 4.0 if p.res["ore"] < 2 and wants_armies(state, seat, a.space) else 2.5
+        want = {"food": 3 if p.res["food"] < 2 else 1, "ore": ore, "wood": 2.5, "gold": 3, "mood": 1}
+        want.update(resource_wants(state, seat))
         have = dict(p.res)
         val = 0.0
         for r in a.items:
@@ -92,6 +112,12 @@ def score(state: State, seat: int, a: Action) -> float:
         ):
             return 88
         return 10 + a.items.count("army")
+    if k == "move" and a.to in state.terrain and hostile(state, a.to, seat):
+        return attack_score(state, seat, a)
+    if k == "move" and "army" in a.items and not a.items[0].startswith("ship") and revealed(state, a.to):
+        closer = approach_score(state, seat, a)
+        if closer:
+            return closer
     if k == "move":
         if a.items[0].startswith("ship"):
             return 30 if not revealed(state, a.to) else 8
@@ -115,6 +141,8 @@ def score(state: State, seat: int, a: Action) -> float:
         return a.n
     if k in ("taxes", "liberties", "cartography"):
         return 35
+    if k in CULTURE_SCORED:
+        return culture_score(state, seat, a)
     if k == "theater":
         return 1
     if k == "done":
@@ -138,6 +166,8 @@ def auto_action(state: State, seat: int, seed: int) -> Action:
         return max(actions, key=lambda a: (pick(a), -actions.index(a)))
     if state.pending and state.pending["kind"] == "first":
         return Action("first", n=seat)
+    if state.pending and state.pending["kind"] in COMBAT_KINDS:
+        return combat_choice(state, seat, actions)
     scored = [(score(state, seat, a), a) for a in actions]
     best = max(v for v, _ in scored)
     top = [a for v, a in scored if v >= best - 0.01]

@@ -277,8 +277,8 @@ def build_options(state: State, seat: int, city: City) -> list[tuple[tuple[str, 
     max_s = min(e, LIMITS["settler"] - units_of(state, seat, "settler"))
     max_a = min(e, LIMITS["army"] - units_of(state, seat, "army"), LIMITS["stack"] - armies_on(state, city.space, seat))
     max_h = min(e, LIMITS["ship"] - units_of(state, seat, "ship")) if "port" in city.pieces and city.port_space else 0
-    if max_h and any(u.owner != seat and u.space == city.port_space and u.kind == "ship" for u in state.units):
-        max_h = 0  # Decision: a Build onto an enemy ship starts a naval battle, which arrives with combat.
+    # A Build onto a foreign ship starts a naval battle the builder cannot stop (D-15); see
+    # :func:`engine.clash.combat.battle_after_build`.
     out = []
     can_draft = "draft" in p.advances and p.mood_tokens >= draft_tokens(p)
     for s in range(max(0, max_s) + 1):

@@ -12,12 +12,15 @@ from typing import Any
 
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
+from engine.clash.combat_choices import COMBAT_KINDS, timeout_choice, waiting_text
+from engine.clash.culture import WAITING as CULTURE_WAITING
 from engine.clash.data import RESOURCES, TABLES
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
 from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
 from engine.clash.state import State, dump_state, load_state
+from engine.clash.trading import offer_text
 from engine.clash.turns import start_turn
 from engine.clash.view import build_view, orient_choices
 from engine.core.api import Game, GameInfo, Outcome, Seat
@@ -42,12 +45,19 @@ Actions (city names or spaces both work):
   move ship1 e6                   move ships (`around` with Navigation)
   civic athens                    make a city one step happier (`civic athens 2` for two steps)
   done / end                      close a Move or Civic action / end your turn
+  influence athens sparta temple  roll for a piece of Sparta (5 or more; culture tokens add range
+                                  and, after the roll, points; `arts` at the end: Art & Sculptures)
+  wonder athens pyramids          build a revealed wonder (Engineering)
+  trade blue, give 2 food, get 1 ore, offer     write a trade offer; Blue answers `accept` or `decline`
 Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze sparta`, `no raze`,
 `first blue`, `reserve pyramids`. Abilities: `taxes`, `liberties`, `cartography` (each takes an action);
 `absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
-(the 7-round track with an end roll in the last five turns).
-Battles, barbarian attacks, cultural influence, cards and wonders come with the second part of
-the game."""
+(the 7-round track with an end roll in the last five turns), wonderful_end (a wonder built in the
+last five turns of the 7-round track ends the game after that round).
+Battles: moving army units into foreign units or a foreign city attacks (`attack b3 c3 army army`
+or `move b3 c3 army army`; ships: `move ship1 e6`). After each round the attacker types `continue`
+or `retreat`; other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,
+`raze camp`, `lose army temple`, `target g3 athens`, `reinforce g3`."""
 
 GROUPS = {
     "advance": "advances",
@@ -59,6 +69,16 @@ GROUPS = {
     "civic": "civic improvement",
     "done": "turn",
     "end": "turn",
+    "influence": "cultural influence",
+    "wonder": "wonders",
+    "gardens": "wonders",
+    "trade": "trade",
+    "give": "trade offer: give",
+    "get": "trade offer: get",
+    "offer": "trade offer",
+    "cancel": "trade offer",
+    "accept": "trade offer",
+    "decline": "trade offer",
 }
 
 
@@ -150,6 +170,8 @@ class ClashGame(Game[State, Action]):
         words = notation.split(" ")
         if words[0] in ("collect", "build", "grow", "civic") and len(words) > 1:
             return f"{words[1].capitalize()}: {GROUPS[words[0]]}"
+        if words[0] == "attack" and len(words) > 1:
+            return f"attack from {words[1].upper()}"
         if words[0] == "move" and len(words) > 1:
             return "move ships" if words[1].startswith("ship") else f"move from {words[1].upper()}"
         return GROUPS.get(words[0], "choices")
@@ -157,6 +179,18 @@ class ClashGame(Game[State, Action]):
     def action_cost(self, state: State, seat: Seat, action: Action) -> str:
         """What the action spends (gold standing in for a missing resource is named)."""
         return cost_words(state, seat, action)
+
+    def on_timeout(self, state: State, seat: Seat) -> Action:
+        """A missed deadline declines a trade offer (and drops one being written) and takes the safe
+        option of a battle choice (stop, no payment, no card); otherwise the automatic player moves."""
+        kind = state.pending.get("kind") if state.pending else ""
+        if kind == "trade" and int(state.pending["seat"]) == seat:
+            return Action("decline")
+        if kind == "offer" and int(state.pending["seat"]) == seat:
+            return Action("cancel")
+        if state.pending and state.pending["kind"] in COMBAT_KINDS and int(state.pending["seat"]) == seat:
+            return timeout_choice(state)
+        return self.auto_action(state, seat, seed=0)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""
@@ -194,8 +228,14 @@ class ClashGame(Game[State, Action]):
                 "raze": "to decide on razing a city",
                 "first": "to choose the first player",
                 "reserve": "to reserve a wonder with Monuments",
+                **CULTURE_WAITING,
             }
-            text = f"Round {state.round}: waiting for {who} {what.get(state.pending['kind'], '')}."
+            asked = what.get(state.pending["kind"], "") or waiting_text(state)
+            text = f"Round {state.round}: waiting for {who} {asked}."
+            if state.pending["kind"] == "trade":
+                pend = state.pending
+                text += f" {offer_text(int(pend['from']), int(pend['seat']), pend['give'], pend['get'])}:"
+                text += " `accept` or `decline`."
             if state.pending["kind"] == "orient":
                 for name, ter in orient_choices(state).items():
                     spaces = ", ".join(f"{h.upper()} {t}" for h, t in ter.items())

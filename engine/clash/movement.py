@@ -7,8 +7,8 @@ enormous. The first move of a Move action spends the action and opens ``state.mo
 the next two moves belong to it until ``done`` or any other action closes it. ``Unit.moved``
 holds the serial of the Move action so each unit moves once per action (rules 8.4).
 
-Battles arrive with combat (the second part): a move into foreign units or a foreign city is
-refused with that reason.
+A move into foreign units or a foreign city starts a battle (:mod:`engine.clash.combat`): the
+group arrives, the battle is fought at once, and the Move action goes on afterwards.
 """
 
 from __future__ import annotations
@@ -33,12 +33,11 @@ from engine.clash.board import (
     terrain,
 )
 from engine.clash.cities import Occupancy, foreign_units
+from engine.clash.combat import attack_refusal, start_land_battle, start_naval_battle
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.state import BARBARIAN, City, State, Unit
 
-BATTLE_REFUSAL = (
-    "That move would start a battle, and battles arrive with combat in a later version of Clash of Cultures."
-)
+BATTLE_REFUSAL = "That move cannot start a battle now. Type `moves` to see the attacks you can make."
 
 
 def serial_for(state: State) -> int:
@@ -107,6 +106,7 @@ def land_moves(state: State, seat: int, serial: int) -> list[Action]:
                 if aboard:
                     continue
                 cap = ship_capacity(state, dest, seat)
+                # Decision: only ships fight ships; land units never board among foreign ships.
                 if occ.hostile(dest, seat) or cap <= 0:
                     continue
                 for g in groups:
@@ -114,6 +114,9 @@ def land_moves(state: State, seat: int, serial: int) -> list[Action]:
                         out.append(Action("move", src, dest, items=g))
                 continue
             if occ.hostile(dest, seat):
+                for g in groups:
+                    if not attack_refusal(state, seat, dest, units, g):
+                        out.append(Action("move", src, dest, items=g))
                 continue
             room = LIMITS["stack"] - occ.armies_on(dest, seat)
             for g in groups:
@@ -129,12 +132,14 @@ def land_moves(state: State, seat: int, serial: int) -> list[Action]:
                 ):
                     out.append(Action("move", src, dest, items=g, flags=("ore",)))
         if roads and not aboard:
-            out.extend(_road_moves(state, seat, src, groups, occ))
+            out.extend(_road_moves(state, seat, src, groups, occ, units))
     return out
 
 
-def _road_moves(state: State, seat: int, src: str, groups: list[tuple[str, ...]], occ: Occupancy) -> list[Action]:
-    """Two-space Roads moves from/to an own city (rules 9.2, D-08)."""
+def _road_moves(
+    state: State, seat: int, src: str, groups: list[tuple[str, ...]], occ: Occupancy, units: list[Unit]
+) -> list[Action]:
+    """Two-space Roads moves from/to an own city (rules 9.2, D-08: a battle only at the end)."""
     p = state.pl[seat]
     out: list[Action] = []
     if p.res["food"] + p.res["gold"] < 1:
@@ -144,7 +149,7 @@ def _road_moves(state: State, seat: int, src: str, groups: list[tuple[str, ...]]
         if not is_land(state, mid) or occ.hostile(mid, seat):
             continue
         for dest in neighbours(state, mid):
-            if dest == src or dest in neighbours(state, src) or not is_land(state, dest) or occ.hostile(dest, seat):
+            if dest == src or dest in neighbours(state, src) or not is_land(state, dest):
                 continue
             if not (occ.own_city(src, seat) or occ.own_city(dest, seat)):
                 continue
@@ -152,8 +157,9 @@ def _road_moves(state: State, seat: int, src: str, groups: list[tuple[str, ...]]
             reach[dest] = reach.get(dest, True) and needs_ore
     for dest, needs_ore in sorted(reach.items()):
         room = LIMITS["stack"] - occ.armies_on(dest, seat)
+        attack = occ.hostile(dest, seat)
         for g in groups:
-            if g.count("army") > room:
+            if g.count("army") > room or (attack and attack_refusal(state, seat, dest, units, g)):
                 continue
             if not needs_ore:
                 out.append(Action("move", src, dest, items=g, flags=("road",)))
@@ -198,7 +204,7 @@ def _ship_reach(state: State, start: str, seat: int) -> set[str]:
 def ship_moves(state: State, seat: int, serial: int) -> list[Action]:
     """Every legal ship move: within the sea group, exploring, and with Navigation around the edge."""
     out: list[Action] = []
-    occ = Occupancy(state)
+    Occupancy(state)
     by_space: dict[str, list[Unit]] = {}
     for u in state.units:
         if u.owner == seat and u.kind == "ship" and u.moved != serial and not u.fought:
@@ -210,8 +216,7 @@ def ship_moves(state: State, seat: int, serial: int) -> list[Action]:
         reach = _ship_reach(state, src, seat)
         dests: list[tuple[str, tuple[str, ...]]] = []
         for h in sorted(reach - {src}):
-            if not occ.hostile(h, seat):
-                dests.append((h, ()))
+            dests.append((h, ()))
         for slot_id, hexes in _explorable(state, reach).items():
             dests.append((hexes[0], ()))
             del slot_id
@@ -220,7 +225,7 @@ def ship_moves(state: State, seat: int, serial: int) -> list[Action]:
             seen = {d for d, _ in dests} | {src}
             for kind, where in navigation_targets(state, group):
                 if kind == "sea":
-                    if where not in seen and not occ.hostile(where, seat):
+                    if where not in seen:
                         dests.append((where, ("around",)))
                 elif where not in seen:
                     dests.append((where, ("around",)))
@@ -258,7 +263,9 @@ def move_options(state: State, seat: int) -> list[Action]:
 
 # ------------------------------------------------------------------ carrying out
 def _pick_land_units(state: State, seat: int, action: Action, serial: int) -> list[Unit]:
-    """Decision: units of one kind on one space are interchangeable; the lowest ids move first."""
+    """Decision: units of one kind on one space are interchangeable; the lowest ids move first
+    (into a battle, units that entered a Forest this turn come last: they may not attack)."""
+    attack = revealed(state, action.to) and hostile(state, action.to, seat)
     aboard_src = terrain(state, action.space) == "sea"
     pool = sorted(
         (
@@ -271,7 +278,7 @@ def _pick_land_units(state: State, seat: int, action: Action, serial: int) -> li
             and _free_land(state, u, serial)
             and not (aboard_src and u.embarked == serial)
         ),
-        key=lambda u: u.id,
+        key=lambda u: (attack and u.forest, u.id),
     )
     chosen: list[Unit] = []
     for kind in ("army", "settler"):
@@ -318,6 +325,10 @@ def apply_move(state: State, seat: int, action: Action) -> list[str]:
         for r, n in plan.items():
             p.res[r] -= n
     ter = terrain(state, dest)
+    if hostile(state, dest, seat):
+        for u in units:
+            u.moved = serial
+        return start_land_battle(state, seat, units, action.space, dest)
     if ter == "sea":
         _embark(state, seat, units, dest, serial)
         return ["embarks"]
@@ -371,7 +382,10 @@ def _move_ships(state: State, seat: int, action: Action, serial: int) -> list[st
     ships = _ships_named(state, seat, action.space, action.items)
     dest = action.to
     if revealed(state, dest):
+        battle = hostile(state, dest, seat)
         _place_ships(state, ships, dest, serial)
+        if battle:
+            return start_naval_battle(state, seat, ships, action.space, dest, built=False)
         return ["sails around the board edge"] if "around" in action.flags else []
     slot = slot_of(state, dest)
     if "around" in action.flags:

@@ -23,6 +23,14 @@ from engine.clash.cities import (
     sea_neighbours,
     step_cost,
 )
+from engine.clash.combat_choices import CHOICE_VERBS, COMBAT_KINDS, combat_options
+from engine.clash.culture import ANSWER_KINDS as CULTURE_ANSWERS
+from engine.clash.culture import COSTED as CULTURE_COSTED
+from engine.clash.culture import PENDING_KINDS as CULTURE_PENDING
+from engine.clash.culture import cost_words as culture_cost_words
+from engine.clash.culture import pending_options as culture_pending
+from engine.clash.culture import refusal as culture_refusal
+from engine.clash.culture import turn_options as culture_turn_options
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options
 from engine.clash.state import MOODS, City, State
@@ -59,6 +67,10 @@ def pending_options(state: State) -> list[Action]:
     pend = state.pending
     kind = pend["kind"]
     seat = int(pend["seat"])
+    if kind in CULTURE_PENDING:
+        return culture_pending(state)
+    if kind in COMBAT_KINDS:
+        return combat_options(state)
     if kind == "orient":
         return [Action("orient", name="turned" if o else "base") for o in pend["options"]]
     if kind == "anchor":
@@ -165,6 +177,7 @@ def turn_options(state: State, seat: int, with_moves: bool = True) -> list[Actio
             out.append(Action("theater", name="culture"))
         if p.culture_tokens >= 1 and p.mood_tokens < p.happiness_level:
             out.append(Action("theater", name="mood"))
+    out.extend(culture_turn_options(state, seat))
     return out
 
 
@@ -175,15 +188,18 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
     if (
         state.pending
         and int(state.pending["seat"]) == seat
-        and action.kind not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first")
+        and action.kind
+        not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first", *CULTURE_ANSWERS)
+        and action.kind not in CHOICE_VERBS
     ):
         return "First finish the open choice. Type `moves` to see it."
     if action.kind == "move" and action.to and revealed(state, action.to) and hostile(state, action.to, seat):
-        return BATTLE_REFUSAL
+        return _battle_refusal(state, seat, action.space, action.to, action.items)
     if (
         action.kind != "end"
         and state.actions_left < 1
-        and action.kind in ("advance", "found", "build", "grow", "taxes", "liberties", "cartography")
+        and action.kind
+        in ("advance", "found", "build", "grow", "taxes", "liberties", "cartography", "wonder", "gardens")
     ):
         return "You have no action left this turn; type `end` to end your turn."
     if action.kind == "advance" and action.name in TABLES.advances:
@@ -205,13 +221,15 @@ def explain(state: State, seat: int, text: str) -> str:
     if not words:
         return ""
     verb = words[0]
+    if (verb in ("influence", "wonder") and not state.pending) or (verb in ("give", "get") and state.pending):
+        return culture_refusal(state, seat, words)
     if verb == "advance" and len(words) >= 2:
         key = "_".join(words[1:]).replace("-", "_")
         for adv in TABLES.advance_order:
             if adv == key or TABLES.advances[adv].name.lower().replace(" ", "_") == key:
                 return illegal_reason(state, seat, Action("advance", name=adv))
         return ""
-    if verb == "move" and len(words) >= 3:
+    if verb in ("move", "attack") and len(words) >= 3:
         dest = next(
             (w for w in words[1:] if len(w) >= 2 and w[0].isalpha() and w[1:].isdigit() and w in state.terrain), ""
         )
@@ -221,7 +239,11 @@ def explain(state: State, seat: int, text: str) -> str:
         elif spaces and words[1].startswith("ship"):
             dest = spaces[0]
         if dest and revealed(state, dest) and hostile(state, dest, seat):
-            return BATTLE_REFUSAL
+            src = spaces[0] if len(spaces) >= 2 else ""
+            kinds = tuple(w for w in words if w in ("army", "settler"))
+            return _battle_refusal(state, seat, src, dest, kinds)
+        if verb == "attack" and dest and revealed(state, dest):
+            return f"There is nothing foreign on {dest.upper()} to attack; to go there, type `move`."
         return ""
     if verb in ("found", "collect", "build", "grow") and state.actions_left < 1 and not state.pending:
         return "You have no action left this turn; type `end` to end your turn."
@@ -246,6 +268,24 @@ def explain(state: State, seat: int, text: str) -> str:
         if len(state.cities_of(seat)) >= LIMITS["settlement"]:
             return "You already have all 7 cities on the board."
     return ""
+
+
+def _battle_refusal(state: State, seat: int, src: str, dest: str, items: tuple[str, ...]) -> str:
+    """Why a move into foreign units or a foreign city cannot start a battle."""
+    from engine.clash.combat import attack_refusal
+
+    if items and not items[0].startswith("ship"):
+        if "army" in items and "tactics" not in state.pl[seat].advances:
+            return "Army units move only with Tactics."
+        units = [u for u in state.units if u.owner == seat and u.space == src and u.kind != "ship" and not u.fought]
+        why = attack_refusal(state, seat, dest, units, items)
+        if why:
+            return why
+        if any(u.fought for u in state.units if u.owner == seat and u.space == src):
+            return "Units that fought this turn cannot move again."
+    if state.terrain.get(dest) == "sea" and items and not items[0].startswith("ship"):
+        return "Land units cannot board a ship on a space with foreign ships."
+    return BATTLE_REFUSAL
 
 
 def _grow_refusal(state: State, seat: int, city: City, building: str) -> str:
@@ -337,6 +377,8 @@ def cost_words(state: State, seat: int, a: Action) -> str:
         parts.append("1 mood token")
     elif a.kind == "absolute":
         parts.append("2 mood tokens")
+    elif a.kind in CULTURE_COSTED:
+        parts.extend(culture_cost_words(state, seat, a))
     return " and ".join(parts)
 
 

@@ -7,8 +7,12 @@ space; the record keeps the space, and ``notation_forms`` also accepts the space
 from __future__ import annotations
 
 from engine.clash.actions import Action, slug
+from engine.clash.culture import ANSWER_KINDS, TURN_KINDS
+from engine.clash.culture import text as culture_text
 from engine.clash.data import TABLES
 from engine.clash.state import State
+
+CULTURE_WORDS = frozenset(TURN_KINDS + ANSWER_KINDS) - {"move"}
 
 
 def city_word(state: State, space: str) -> str:
@@ -21,6 +25,9 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
     """Canonical notation (``by_space``: the city written as its space)."""
     k = a.kind
     city = a.space if by_space else city_word(state, a.space) if a.space else ""
+    if k in CULTURE_WORDS:
+        target = a.to if by_space else city_word(state, a.to) if a.to else ""
+        return culture_text(state, seat, a, city, target)
     flags = "".join(" " + f for f in a.flags)
     if k == "advance":
         keep = (" keep " + " ".join(slug(x) for x in a.items)) if a.items else ""
@@ -35,7 +42,12 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
     if k == "move":
         if a.items[0].startswith("ship"):
             return f"move {' '.join(a.items)} {a.to}{flags}"
-        return f"move {a.space} {a.to} {' '.join(a.items)}{flags}"
+        verb = "attack" if _attacks(state, seat, a) else "move"
+        return f"{verb} {a.space} {a.to} {' '.join(a.items)}{flags}"
+    if k in ("continue", "retreat", "refugee", "fanatic", "reinforce", "target", "lose", "siege", "nocard"):
+        return _combat_text(state, a)
+    if k in ("keep_camp", "raze_camp"):
+        return f"{k[:4]} camp"
     if k == "civic":
         steps = " 2" if a.n == 2 else ""
         return f"civic {city}{steps}{flags}"
@@ -60,13 +72,43 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
 def forms(state: State, seat: int, a: Action) -> list[str]:
     """Canonical text first, then the same with the city written as its space."""
     out = [text(state, seat, a)]
-    if a.kind in ("collect", "build", "grow", "civic", "raze"):
+    if a.kind in ("collect", "build", "grow", "civic", "raze", "influence", "wonder", "gardens"):
         alt = text(state, seat, a, by_space=True)
         if alt != out[0]:
             out.append(alt)
     if a.kind == "advance":
         out.append(out[0].replace("-", " "))
+    if a.kind == "move" and out[0].startswith("attack "):
+        out.append("move " + out[0][7:])
+    if a.kind in ("refugee", "fanatic", "target"):
+        alt = out[0].split(" ")[0] + " " + " ".join(x for x in (a.space, a.to) if x)
+        if alt != out[0]:
+            out.append(alt)
     return out
+
+
+def _attacks(state: State, seat: int, a: Action) -> bool:
+    """A land move into foreign units or a foreign city (written ``attack``)."""
+    from engine.clash.movement import hostile
+
+    return a.to in state.terrain and hostile(state, a.to, seat)
+
+
+def _combat_text(state: State, a: Action) -> str:
+    k = a.kind
+    if k in ("continue", "retreat"):
+        return k
+    if k == "nocard":
+        return "no card"
+    if k == "siege":
+        return f"siege {' '.join(a.items)}" if a.items else "no siege"
+    if k in ("refugee", "fanatic"):
+        return f"{k} {city_word(state, a.space)}"
+    if k == "reinforce":
+        return f"reinforce {a.to}"
+    if k == "target":
+        return f"target {a.space} {city_word(state, a.to)}"
+    return f"lose {' '.join(a.items)}" if a.items else "lose nothing"
 
 
 _ORDER = ("food", "wood", "ore", "gold", "mood", "settler", "army", "ship")
@@ -81,7 +123,7 @@ def normalize_typed(text: str) -> str:
     from engine.core.notation import tokens
 
     words = [_PLURAL.get(w, w) for w in tokens(text)]
-    if not words or words[0] not in ("collect", "build", "move"):
+    if not words or words[0] not in ("collect", "build", "move", "attack"):
         return text
     expanded: list[str] = []
     i = 0
@@ -99,10 +141,10 @@ def normalize_typed(text: str) -> str:
         items = sorted((w for w in rest[1:] if w in order), key=order.index)
         others = [w for w in rest[1:] if w not in order]
         return " ".join([verb, rest[0], *items, *others])
-    if verb == "move":
+    if verb in ("move", "attack"):
         units = [w for w in rest if w in _MOVE_ORDER]
         others = [w for w in rest if w not in _MOVE_ORDER]
         if units and len(others) >= 2:
             units.sort(key=_MOVE_ORDER.index)
-            return " ".join(["move", others[0], others[1], *units, *others[2:]])
+            return " ".join([verb, others[0], others[1], *units, *others[2:]])
     return " ".join(expanded)

@@ -19,9 +19,10 @@ from engine.core.rng import Rng
 OPTION_HELP = {
     "four_rounds": "true: the four-round game (two settlers, a happy city, two free advances per status phase)",
     "variable_end": "true: the 7-round track where the first player rolls for the end in the last five turns",
+    "wonderful_end": "true: A Wonderful End, the 7-round track where a wonder built in the last five turns ends the "
+    "game after that round",
 }
 NOT_YET = {
-    "wonderful_end": "A Wonderful End needs the wonders, which arrive with the second part of Clash of Cultures.",
     "no_events": "The event variants need the event deck, which arrives with the second part of Clash of Cultures.",
     "optional_events": "The event variants need the event deck, which arrives with the second part of Clash of "
     "Cultures.",
@@ -44,6 +45,8 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
             opts[key] = True
     if opts.get("four_rounds") and opts.get("variable_end"):
         raise InvalidOptions("Choose either the four-round game or the variable end, not both.")
+    if opts.get("wonderful_end") and (opts.get("four_rounds") or opts.get("variable_end")):
+        raise InvalidOptions("A Wonderful End is played on the 7-round track instead of the variable end.")
     return opts
 
 

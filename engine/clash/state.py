@@ -144,12 +144,19 @@ class State:
     card_log: list[list[Any]] = field(default_factory=list)
     """Card draws due (seat, what): the hook the card decks of the second part use."""
     end_reason: str = ""
+    wonder_end: bool = False
+    """A Wonderful End: a wonder was built in the last five turns; the round ends the game."""
     changed: list[str] = field(default_factory=list)
     """Hexes changed since the active player's turn began (image highlight)."""
     prev_changed: list[str] = field(default_factory=list)
     """Hexes changed in the previous turn (highlighted until the new turn changes something)."""
     terrain: dict[str, str] = field(default_factory=dict)
     """Derived: terrain of every revealed hex (rebuilt on load)."""
+    battle: dict[str, Any] = field(default_factory=dict)
+    """The battle being fought (empty when none); see :mod:`engine.clash.combat`."""
+    battles: list[dict[str, Any]] = field(default_factory=list)
+    """Finished battles of this turn and the previous one (``when``: the turn), for the image and
+    the objectives; a finished record never changes."""
 
     # --------------------------------------------------------------- helpers
     def player(self, seat: int) -> Player:
@@ -243,9 +250,12 @@ class State:
             event_log=[list(e) for e in self.event_log],
             card_log=[list(e) for e in self.card_log],
             end_reason=self.end_reason,
+            wonder_end=self.wonder_end,
             changed=list(self.changed),
             prev_changed=list(self.prev_changed),
             terrain=dict(self.terrain),
+            battle=_deep(self.battle),
+            battles=_deep(self.battles),
         )
 
 

@@ -9,6 +9,7 @@ is pending.
 
 from __future__ import annotations
 
+from engine.clash import culture, wonders
 from engine.clash.actions import Action
 from engine.clash.advances import acquire, eligible, payment, switch_options
 from engine.clash.cities import (
@@ -20,6 +21,8 @@ from engine.clash.cities import (
     grow,
     husbandry_cost,
 )
+from engine.clash.combat import battle_after_build, prune_battles, sentence
+from engine.clash.combat_choices import COMBAT_KINDS, apply_combat_choice, resume_card_steps
 from engine.clash.data import ADVANCES, RULES, TABLES
 from engine.clash.movement import anchor, apply_move, finish_orientation, place_barbarians
 from engine.clash.resources import gain, gain_culture, gain_mood
@@ -38,7 +41,7 @@ def last_round(state: State) -> int:
     """6 normally, 4 in the four-round game, 7 with the variable end."""
     if state.options.get("four_rounds"):
         return 4
-    if state.options.get("variable_end"):
+    if state.options.get("variable_end") or state.options.get("wonderful_end"):
         return 7
     return int(RULES["rounds"])
 
@@ -88,6 +91,7 @@ def end_turn(state: State) -> list[Event]:
     """Clear the turn's flags and pass to the next seat (or to the status phase)."""
     seat = state.active
     clear_turn_flags(state, seat)
+    prune_battles(state)
     state.mode = ""
     state.mode_left = 0
     events = [public(f"{colour(seat)} ends the turn.", "turn")]
@@ -121,6 +125,12 @@ def clear_turn_flags(state: State, seat: int) -> None:
 def start_status(state: State) -> list[Event]:
     """Status phase step 1 (objectives come with the card decks) and the end check (rules 16-17)."""
     state.phase = "status"
+    if state.wonder_end:
+        # A Wonderful End (19.5, D-23, D-42): scoring replaces this round's status phase.
+        end_game(state, f"a wonder was built in the last turns of round {state.round}")
+        return [
+            public(f"Round {state.round} ends and the game is scored: a wonder was built in the last turns.", "end")
+        ]
     events = [public(f"Round {state.round} ends: status phase.", "status")]
     no_city = [s for s in range(state.players) if not state.cities_of(s)]
     if state.round >= last_round(state) or no_city:
@@ -243,7 +253,11 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
     """Carry out a legal action."""
     if state.pending:
         return _apply_pending(state, seat, action)
+    if action.kind == "trade":
+        return culture.apply_turn(state, seat, action)  # trading is free and keeps a Move open
     close_mode(state, action)
+    if action.kind in culture.TURN_KINDS:
+        return culture.apply_turn(state, seat, action)
     me = colour(seat)
     p = state.pl[seat]
     kind = action.kind
@@ -277,11 +291,16 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
             if husbandry_cost(p):
                 _pay_food(p, husbandry_cost(p))
         collect(state, seat, city, action.items)
+        gardens = wonders.collect_bonus(state, seat, city)
         dropped = finish_activation(city)
         state.changed.append(city.space)
+        extra = f" (and {gardens} food from the Hanging Gardens)" if gardens else ""
         events.append(
-            public(f"{me} collects {_items(action.items)} in {city.name}" + _drop(dropped, city) + ".", "collect")
+            public(
+                f"{me} collects {_items(action.items)}{extra} in {city.name}" + _drop(dropped, city) + ".", "collect"
+            )
         )
+        events.extend(wonders.after_activation(state, seat, city))
     elif kind == "build":
         state.actions_left -= 1
         city = city_at(state, action.space)
@@ -292,16 +311,23 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         events.append(
             public(f"{me} builds {_units(action.items)} in {city.name}" + _drop(dropped, city) + ".", "build")
         )
+        fight = battle_after_build(state, seat, city)
+        if fight:
+            events.append(public(sentence(fight), "battle"))
+        events.extend(wonders.after_activation(state, seat, city))
     elif kind == "grow":
         state.actions_left -= 1
         city = city_at(state, action.space)
         token = next((f for f in action.flags if f in ("mood", "culture")), "")
         grow(state, seat, city, action.name, action.to, token, "settler" in action.flags)
-        dropped = finish_activation(city)
+        skip = wonders.temple_skips_activation(state, seat, action.name)  # Mausoleum
+        dropped = False if skip else finish_activation(city)
         state.changed.append(city.space)
         events.append(public(f"{me} adds {_a(action.name)} to {city.name}" + _drop(dropped, city) + ".", "grow"))
         if action.name == "temple" and "dogma" in p.advances and dogma_options(state, seat):
             state.pending = {"kind": "dogma", "seat": seat}
+        if not skip:
+            events.extend(wonders.after_activation(state, seat, city))
     elif kind == "civic":
         if "voting" in action.flags:
             p.mood_tokens -= 1
@@ -383,7 +409,12 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
     kind = pend["kind"]
     me = colour(seat)
     events: list[Event] = []
-    if kind == "orient":
+    if kind in culture.PENDING_KINDS:
+        return culture.apply_pending(state, seat, action)
+    if kind in COMBAT_KINDS:
+        events.append(public(sentence(apply_combat_choice(state, seat, action)), "battle"))
+        events.extend(resume_card_steps(state))
+    elif kind == "orient":
         lines = finish_orientation(state, action.name == "turned")
         events.append(public(f"{me} " + "; ".join(lines) + ".", "explore"))
     elif kind == "anchor":

@@ -64,6 +64,12 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                 ),
                 "points": show(halves(state, p.seat)),
                 "vp": _vp(halves(state, p.seat)),
+                "wonders": [
+                    {"id": c.wonder, "name": TABLES.wonders[c.wonder].name, "city": c.name}
+                    for c in state.cities
+                    if c.owner == p.seat and c.wonder
+                ],
+                "reserved_wonders": [TABLES.wonders[w].name for w, s in state.reserved.items() if s == p.seat],
             }
         )
     return {
@@ -86,7 +92,22 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "viewer": seat,
         "revealed_wonders": list(state.revealed_wonders),
         "reserved": dict(state.reserved),
+        "wonders": {c.wonder: {"city": c.name, "owner": c.owner} for c in state.cities if c.wonder},
+        "wonders_on_offer": [
+            {"id": w, "name": TABLES.wonders[w].name, "reserved_by": state.reserved.get(w, -1)}
+            for w in state.revealed_wonders
+        ],
+        "battles": battles_view(state),
     }
+
+
+def battles_view(state: State) -> list[dict[str, Any]]:
+    """The battles to show on the turn's image (all public: dice are rolled in the open)."""
+    from engine.clash.combat import shown_battles
+
+    keys = ("kind", "attacker", "defender", "space", "origin", "rounds", "result", "city", "captured", "lost")
+    rows = shown_battles(state) + ([state.battle] if state.battle else [])
+    return [{k: b.get(k) for k in keys} for b in rows]
 
 
 def orient_choices(state: State) -> dict[str, dict[str, str]]:
@@ -107,6 +128,10 @@ def pending_view(state: State) -> dict[str, Any]:
         out["choices"] = orient_choices(state)
     elif state.pending.get("kind") in ("anchor", "barbarians"):
         out["options"] = list(state.pending["options"])
+    elif state.pending.get("kind") in ("offer", "trade"):
+        from engine.clash.trading import offer_view
+
+        out["offer"] = offer_view(state.pending)
     return out
 
 

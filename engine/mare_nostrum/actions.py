@@ -22,6 +22,7 @@ Notation (matched leniently by :mod:`engine.core.notation`; ids may be typed wit
   ``attack rome in numidia with 2 legions and 1 fortress``, ``pillage judaea city hierosolyma``,
   ``occupy numidia caravan slaves``, ``claim numidia`` (annex placement), ``lose legion``,
   ``lose legion on city cirta``, ``helen yes`` / ``helen no``, ``done``
+* agreed-draw option: ``propose draw``; then every other seat ``accept draw`` / ``decline draw``
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from engine.core.text import count
 
 VERBS = ("caravan", "buy", "done", "next", "give", "artemis", "trade", "offer", "take", "ulysses", "annex",
          "pay", "cancel", "swap", "keep", "launch", "sail", "attack", "march", "pillage", "occupy", "claim",
-         "lose", "helen")
+         "lose", "helen", "propose", "accept", "decline")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -76,4 +77,6 @@ def notation_text(a: Action) -> str:
         return "lose " + (f"legion on {_place(x[1])}" if x[0] == "legion" and len(x) > 1 and x[1] else x[0])
     if k == "trade":
         return f"trade {x[0]}"
+    if k == "draw":
+        return f"{x[0]} draw"
     return " ".join((k, *(s.lower() for s in x)))

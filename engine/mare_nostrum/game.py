@@ -15,7 +15,7 @@ from engine.core.errors import NotYourTurn
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.core.text import count, join_words
-from engine.mare_nostrum import bot
+from engine.mare_nostrum import bot, draw
 from engine.mare_nostrum.actions import VERBS, Action, notation_text
 from engine.mare_nostrum.board import scores
 from engine.mare_nostrum.build import can_pay, cost, purchases, setup_cost
@@ -51,7 +51,7 @@ pillage_buildings_per_turn, annex_requires_adjacency. The map and four player ai
 GROUPS = {"caravan": "setup", "give": "trade", "trade": "trade", "artemis": "income", "keep": "discard",
           "swap": "Cleopatra", "annex": "build", "cancel": "payment", "lose": "losses", "helen": "Helen of Troy",
           "ulysses": "Ulysses", "done": "end the turn", "buy": "build", "pay": "payment", "offer": "secret offer",
-          "take": "take a card",
+          "take": "take a card", "propose": "draw", "accept": "draw", "decline": "draw",
           "march": "move a legion", "attack": "battle", "launch": "triremes", "sail": "triremes",
           "pillage": "conquest", "occupy": "conquest", "claim": "conquest", "next": "order"}
 
@@ -138,9 +138,13 @@ class MareNostrumGame(Game[State, Action]):
         return apply_action(state, state.seats[seat], action)
 
     def outcome(self, state: State) -> Outcome | None:
-        """The winner and the heroes and wonders everyone owns (V1)."""
+        """The winner and the heroes and wonders everyone owns (V1), or an agreed draw."""
         if state.phase != "over":
             return None
+        if draw.is_drawn(state):
+            cards = {i: len(state.cards[c]) for i, c in enumerate(state.seats)}
+            return Outcome(cards, (tuple(range(state.players)),), "The players agreed a draw.",
+                           {"cards": {c: list(v) for c, v in state.cards.items()}})
         sc = {i: len(state.cards[c]) for i, c in enumerate(state.seats)}
         win = state.seat_of(state.winner)
         rest = sorted((i for i in sc if i != win), key=lambda i: -sc[i])
@@ -201,6 +205,9 @@ class MareNostrumGame(Game[State, Action]):
         acts = self.legal_actions(state, seat)
         if not acts:
             raise NotYourTurn("This seat has nothing to do right now.")
+        if draw.vote_open(state):
+            return draw.DECLINE  # an unanswered draw vote counts as a refusal
+        acts = [a for a in acts if a != draw.PROPOSE]
         kinds = {a.kind for a in acts}
         if "next" in kinds:
             order = [c for c in state.seat_order if Action("next", (c,)) in acts]
@@ -216,10 +223,14 @@ class MareNostrumGame(Game[State, Action]):
         return bot.choose(state, state.seats[seat], acts, 0)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
+        """The automatic player's move. Decision: it never proposes a draw and declines one
+        (it plays to win)."""
         acts = self.legal_actions(state, seat)
         if not acts:
             raise NotYourTurn("This seat has nothing to do right now.")
-        return bot.choose(state, state.seats[seat], acts, seed)
+        if draw.vote_open(state):
+            return draw.DECLINE
+        return bot.choose(state, state.seats[seat], [a for a in acts if a != draw.PROPOSE], seed)
 
     def seat_names(self, state: State) -> list[str]:
         return [CIV_DATA[c].name for c in state.seats]
@@ -236,6 +247,9 @@ class MareNostrumGame(Game[State, Action]):
             return "The game is over. " + out.reason
         who = ", ".join(name(c) for c in chooser(state))
         text = f"Round {state.round}, {PHASE_TEXT.get(state.phase, state.phase)}. Waiting for {who}."
+        if draw.vote_open(state):
+            text = (f"Round {state.round}: {name(state.pending['draw']['by'])} proposes a draw. "
+                    f"Waiting for the votes of {who}.")
         t = state.trade
         if (seat is not None and 0 <= seat < state.players and state.phase == "offer" and t is not None
                 and state.seats[seat] in t.participants and state.seats[seat] not in chooser(state)):

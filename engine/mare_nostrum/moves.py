@@ -7,7 +7,7 @@ exactly when it is listed), so both read the same phase table.
 from __future__ import annotations
 
 from engine.core.events import Event, public
-from engine.mare_nostrum import build, commerce, military, rounds
+from engine.mare_nostrum import build, commerce, draw, military, rounds
 from engine.mare_nostrum.actions import Action
 from engine.mare_nostrum.commerce import name
 from engine.mare_nostrum.data import province_name
@@ -15,7 +15,17 @@ from engine.mare_nostrum.state import State
 
 
 def legal_for_civ(s: State, civ: str) -> list[Action]:
-    """Every legal action of ``civ`` now (empty when it need not act)."""
+    """Every legal action of ``civ`` now (empty when it need not act); with the agreed-draw
+    option, a seat's own decision also lists ``propose draw`` and an open vote only the vote."""
+    if draw.vote_open(s):
+        return draw.vote_actions(s, civ)
+    acts = _phase_actions(s, civ)
+    if acts and draw.may_propose(s, civ):
+        acts.append(draw.PROPOSE)
+    return acts
+
+
+def _phase_actions(s: State, civ: str) -> list[Action]:
     if civ not in rounds.chooser(s):
         return []
     p = s.phase
@@ -54,6 +64,8 @@ def legal_for_civ(s: State, civ: str) -> list[Action]:
 
 def apply_action(s: State, civ: str, a: Action) -> list[Event]:
     """Carry out a validated action, then every automatic step that follows."""
+    if a.kind == "draw":
+        return draw.apply_draw(s, civ, a)
     p = s.phase
     s.last = []
     events: list[Event]

@@ -21,7 +21,10 @@ from engine.mare_nostrum.state import State
 
 
 def chooser(s: State) -> list[str]:
-    """Civilizations that must act now (several only while offers are being chosen)."""
+    """Civilizations that must act now (several while offers are chosen or a draw is voted)."""
+    if "draw" in s.pending:
+        votes = s.pending["draw"]["votes"]
+        return [c for c in s.seats if c not in votes]
     p = s.phase
     if p == "setup":
         return [setup_chooser(s)]

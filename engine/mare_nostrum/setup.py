@@ -36,9 +36,11 @@ OPTION_HELP: dict[str, str] = {
     "pillage_buildings_per_turn": "buildings a player may pillage per province and military turn (default 1).",
     "annex_requires_adjacency": "true: completing an annexation also needs the influence adjacency rule "
                                 "(default false).",
+    "agreed_draw": "true: a player may propose a draw on their own turn; if every other player accepts, the "
+                   "game ends with no winner (default false).",
 }
 _KNOWN = {"setup", "civs", "neutral_provinces", "doc_compensation_excludes_acquired", "pillage_buildings_per_turn",
-          "annex_requires_adjacency"}
+          "annex_requires_adjacency", "agreed_draw"}
 
 
 def _options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -68,7 +70,8 @@ def _options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     return {"setup": setup, "civs": list(civs), "neutral_provinces": neutral,
             "doc_compensation_excludes_acquired": bool(opts.get("doc_compensation_excludes_acquired", False)),
             "pillage_buildings_per_turn": pillage,
-            "annex_requires_adjacency": bool(opts.get("annex_requires_adjacency", False))}
+            "annex_requires_adjacency": bool(opts.get("annex_requires_adjacency", False)),
+            **({"agreed_draw": True} if opts.get("agreed_draw") else {})}
 
 
 def initial_state(seed: int, players: int, options: Mapping[str, Any] | None) -> State:

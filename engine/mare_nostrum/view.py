@@ -55,6 +55,10 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
                                              for k in s.market],
         "winner": s.winner, "last": list(s.last),
     }
+    if "draw" in s.pending:
+        view["draw_vote"] = {"by": s.pending["draw"]["by"], "accepted": sorted(s.pending["draw"]["votes"])}
+    if s.pending.get("drawn"):
+        view["drawn"] = True
     t = s.trade
     if t is not None:
         trade: dict[str, Any] = {"n": t.n, "participants": list(t.participants), "revealed": t.revealed,

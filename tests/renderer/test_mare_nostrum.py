@@ -31,7 +31,7 @@ def test_public_board_is_the_same_for_every_viewer() -> None:
         images = {renderer.render("mare-nostrum", GAME.view(s, seat)) for seat in [None, 0, 1, 2, 3, 4]}
         assert len(images) == 1
         image = Image.open(io.BytesIO(images.pop()))
-        assert image.format == "PNG" and image.width == 1600
+        assert image.format == "PNG" and image.width == 1000
 
 
 def test_private_hand_image_only_for_a_seat() -> None:

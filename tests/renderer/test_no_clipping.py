@@ -30,6 +30,10 @@ GAMES: list[tuple[str, int, dict[str, Any], int]] = [
     ("seven-wonders", 7, {"cities": True, "side": "B"}, 24),
     ("clash", 2, {}, 31),
     ("clash", 4, {}, 32),
+    ("mare-nostrum", 5, {}, 41),
+    ("mare-nostrum", 3, {"setup": "advanced"}, 42),
+    ("capitals", 5, {"prosperity": True}, 51),
+    ("capitals", 2, {}, 52),
 ]
 SAMPLES = 9  # boards per game, spread over the whole game
 
@@ -63,10 +67,11 @@ def test_no_text_is_cut_on_any_board_or_hand(game_id: str, players: int, options
             view = game.view(state, seat)
             with base.clip_watch() as clipped:
                 png = renderer.render(game_id, view) if seat is None else renderer.render_private(game_id, view)
+                pages = renderer.render_pages(game_id, view) if seat is None else []
             assert clipped == [], f"{game_id} turn {view.get('turn')} seat {seat}: cut {clipped}"
-            if png is not None and seat is None:
-                assert len(png) <= 150 * 1024, f"{game_id} board of {len(png) // 1024} KiB"
-                Image.open(io.BytesIO(png)).verify()
+            for image in ([png] if png is not None and seat is None else []) + pages:
+                assert len(image) <= 150 * 1024, f"{game_id} image of {len(image) // 1024} KiB"
+                Image.open(io.BytesIO(image)).verify()
 
 
 def test_clip_watch_catches_a_cut_text() -> None:

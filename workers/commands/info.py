@@ -74,7 +74,7 @@ class InfoCommands(CommandBase):
         if png is None:
             return say("The game has not started yet; the board appears after `begin`.")
         loaded = pipeline.load(self.store, gid)
-        return [Part(text=self._status_text(loaded, None), image=png)]
+        return [Part(text=self._status_text(loaded, None), image=png, pages=images.page_pngs(self.store, gid))]
 
     def cmd_status(self, ctx: Context, rest: str) -> Reply:
         gid, _ = self._game_for(ctx, rest)

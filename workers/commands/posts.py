@@ -72,6 +72,7 @@ class PostParts(CommandBase):
             waiting = sorted(game.to_move(state))
             lines.append("Next: " + ", ".join(names[s] for s in waiting) + " — " + game.status(state, None))
         png = safe_png(images.board_png, self.store, gid, version)
+        pages = images.page_pngs(self.store, gid, version)
         buttons: list[list[Button]] = []
         if outcome is None and version == loaded.version and not result:
             waiting = sorted(game.to_move(state))
@@ -83,7 +84,7 @@ class PostParts(CommandBase):
                     for e in public_moves:
                         groups.setdefault(game.action_group(e.text), []).append(e.text)
                     buttons = self._buttons(at, seat, public_moves, groups)
-        return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons, game=gid)
+        return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons, game=gid, pages=pages)
 
     def prompt_part(self, message: dict[str, Any]) -> Part | None:
         """A private "your turn" note with the private moves (hands, secret picks), or None

@@ -434,6 +434,8 @@ class FakeDiscord:
                       {"Via": "1.1 google", "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
                        "X-RateLimit-Reset-After": str(self.rate_limit_retry), "X-RateLimit-Bucket": "fakebucket",
                        "Retry-After": "1"})
+        if len(files) > 10:
+            return js({"message": "Invalid Form Body", "code": 50035}, 400)  # at most 10 attachments
         user = self.dm_users.get(channel)
         if user is not None and user in self.refuses_dms:
             return js({"message": "Cannot send messages to this user", "code": 50007}, 403)

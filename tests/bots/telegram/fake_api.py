@@ -71,6 +71,7 @@ class Msg:
     at: float = 0.0
     deleted: bool = False
     edits: int = 0
+    album: str | None = None  # the media group id of a photo sent in an album
 
     @property
     def body(self) -> str:
@@ -401,6 +402,35 @@ class FakeBotApi:
         if caption is not None and len(visible(caption)) > 1024:
             return self._error(400, "Bad Request: message caption is too long")
         return self._record(chat, "sendPhoto", p, photo=photo, caption=caption).json(self._chats[chat])
+
+    async def _m_sendMediaGroup(self, p: dict[str, Any], call: Call) -> Any:
+        """An album: 2 to 10 photos, each uploaded as a file part named by ``attach://``."""
+        chat, err = self._target(p)
+        if err:
+            return err
+        media = json.loads(p.get("media") or "[]")
+        if not 2 <= len(media) <= 10:
+            return self._error(400, "Bad Request: wrong number of media in the album")
+        photos: list[bytes] = []
+        for item in media:
+            ref = str(item.get("media", ""))
+            data = p.get(ref.removeprefix("attach://")) if ref.startswith("attach://") else None
+            if item.get("type") != "photo" or not isinstance(data, bytes) or not data:
+                return self._error(400, "Bad Request: there is no photo in the request")
+            photos.append(data)
+        group = f"album{len(self.messages)}"
+        return [
+            self._record(chat, "sendMediaGroup", p, photo=photo, album=group).json(self._chats[chat])
+            for photo in photos
+        ]
+
+    def albums(self, chat: int | None = None) -> list[list[Msg]]:
+        """The albums sent, each as its photos in order."""
+        groups: dict[str, list[Msg]] = {}
+        for m in self.sent(chat):
+            if m.album is not None:
+                groups.setdefault(m.album, []).append(m)
+        return list(groups.values())
 
     def _find(self, p: dict[str, Any]) -> Msg | None:
         chat, mid = int(p["chat_id"]), int(p["message_id"])

@@ -103,7 +103,7 @@ def test_TC_R_08_exchange_activation_with_an_insufficient_track() -> None:
     t = Table().city(0, "Tudor Townhouses", "m12").tracks(0, LAB=0).positions(0, 1, 2, 3).execution(0)
     assert not any(m.startswith("activate tudor") for m in t.legal())
     t.tracks(0, LAB=1)
-    assert "activate tudor-townhouses" in t.legal()
+    assert "activate tudor" in t.legal()
 
 
 def test_TC_EX_41_activation_in_the_building_round() -> None:

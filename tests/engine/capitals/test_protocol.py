@@ -75,7 +75,7 @@ def test_build_notation_forms_and_prefixes() -> None:
     t = Table().clear_rows().row(0, "Museum of Industry", "Market").building(0)
     s, seat = t.state, 0
     a = Action("build", tile="I-19", cell=(0, -1))
-    assert GAME.notation(s, seat, a) == "build museum-of-industry m12"
+    assert GAME.notation(s, seat, a) == "build museum m12"
     for text in ("build museum m12", "BUILD Museum-of-Industry M12", "build museum of industry m12",
                  "build museum-of-industry 0 -1", "build museum-of-industry 0,-1"):
         assert GAME.parse(s, seat, text) == a, text

@@ -48,14 +48,14 @@ def test_stacking_limit_four_armies() -> None:
     assert "move d1 d2 army" in moves and "move d1 d2 army army" not in moves
 
 
-def test_moving_into_foreign_units_or_cities_is_refused_until_combat() -> None:
+def test_moving_into_foreign_units_or_cities_attacks() -> None:
     pos = _open().advances(0, "tactics").units(0, "d2", army=1).units(1, "e2", army=1).turn(0)
     pos.city(-1, "c2")
-    assert not [m for m in pos.moves(0) if m.startswith(("move d2 e2", "move d2 c2"))]
-    with pytest.raises(IllegalAction, match="battles arrive with combat"):
-        pos.play(0, "move d2 e2 army")
-    with pytest.raises(IllegalAction, match="battles arrive with combat"):
-        pos.play(0, "move d2 c2 army")
+    moves = pos.moves(0)
+    assert "attack d2 e2 army" in moves and "attack d2 c2 army" in moves
+    pos.units(0, "c3", settler=1)
+    with pytest.raises(IllegalAction, match="Settlers cannot start a battle"):
+        pos.play(0, "move c3 c2 settler")
 
 
 def test_cc_ex_08_ship_transport() -> None:

@@ -199,3 +199,69 @@ def test_bot_decides_quickly_in_a_crowded_position() -> None:
         GAME.auto_action(s, seat, i)
         times.append(time.perf_counter() - t0)
     assert sorted(times)[2] < 0.2  # generous for a shared CI machine; about 25 ms here under load
+
+
+def _combat_checks(before: State, s: State) -> None:
+    """Battles: a captured city keeps its size (pieces the captor has none left of are removed),
+    a battle in progress always waits for a choice, and nobody has negative tokens."""
+    for b in s.battles:
+        if b in before.battles or not b["captured"] or b["kind"] != "land" or b["defender"] < 0:
+            continue
+        city = s.city_at(b["space"])
+        if city is None:
+            assert len(before.cities_of(b["attacker"])) == LIMITS["settlement"]
+            continue
+        assert city.size == b["size"] - b["removed"]
+        for piece in ("temple", "fortress", "academy", "port"):
+            mine = sum(1 for c in s.cities for k, col in c.pieces.items() if k == piece and col == b["attacker"])
+            if piece not in city.pieces and mine < LIMITS[piece]:
+                assert piece not in (before.city_at(b["space"]) or city).pieces
+    if s.battle:
+        assert s.pending, "a battle in progress always waits for a choice"
+    for p in s.pl:
+        assert p.mood_tokens >= 0 and p.culture_tokens >= 0
+
+
+def _mixed_game(seed: int, players: int) -> tuple[State, int]:
+    """Automatic players (who attack) against random ones, checking invariants at every step."""
+    s = GAME.new_game(seed, players)
+    rng = Rng.from_seed(seed)
+    battles = 0
+    steps = 0
+    while GAME.outcome(s) is None:
+        seat = next(iter(GAME.to_move(s)))
+        if seat % 2 == 0 or rng.below(4) == 0:
+            a = GAME.auto_action(s, seat, rng.next64() & 0xFFFF)
+        else:
+            a = rng.choice(GAME.legal_actions(s, seat))
+        if steps % 3 == 0 or s.pending or GAME.notation(s, seat, a).startswith("attack"):
+            assert GAME.parse(s, seat, GAME.notation(s, seat, a)) == a
+        step = GAME.apply(s, seat, a)
+        battles += sum(1 for e in step.events if " attacks " in e.text or "Barbarian units from" in e.text)
+        _combat_checks(s, step.state)
+        s = step.state
+        invariants(s)
+        steps += 1
+        if steps % 37 == 0:
+            assert GAME.dumps(GAME.load(GAME.dump(s))) == GAME.dumps(s)
+    return s, battles
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_complete_games_with_combat(players: int) -> None:
+    # A single game may happen to stay peaceful; up to three seeds together must see battles.
+    battles = 0
+    for seed in (34, 35, 36):
+        s, fought = _mixed_game(seed, players)
+        out = GAME.outcome(s)
+        assert out is not None and out.ranking
+        battles += fought
+        if battles >= 2:
+            break
+    assert battles >= 2, "the automatic players fight"
+
+
+def test_games_with_combat_are_deterministic() -> None:
+    a, _ = _mixed_game(41, 3)
+    b, _ = _mixed_game(41, 3)
+    assert GAME.dumps(a) == GAME.dumps(b)

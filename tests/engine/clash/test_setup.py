@@ -63,7 +63,7 @@ def test_four_round_game_setup() -> None:
         (5, {}, "2, 3 or 4"),
         (2, {"wonders": True}, "Unknown option"),
         (2, {"four_rounds": "yes"}, "true or false"),
-        (2, {"wonderful_end": True}, "wonders"),
+        (2, {"wonderful_end": True, "variable_end": True}, "instead of the variable end"),
         (2, {"four_rounds": True, "variable_end": True}, "either"),
     ],
 )
