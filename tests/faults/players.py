@@ -126,7 +126,10 @@ class Players:
         key = f"u{gid}:{loaded.version}:{seat}"  # one chat update per intended move
         user = loaded.seats[seat]
         self.moves[gid] += 1
-        return Context(PLATFORM, f"-100{gid}", user.split(":", 1)[1], "P", idem=key), seat, text
+        uid = user.split(":", 1)[1]
+        if loaded.game.info.hidden_information:  # a secret choice is typed in the private chat
+            return Context(PLATFORM, f"dm{uid}", uid, "P", private=True, idem=key), seat, text
+        return Context(PLATFORM, f"-100{gid}", uid, "P", idem=key), seat, text
 
     def submit(
         self, gid: str, ctx: Context, seat: int, text: str, *, retries: int = 200, send: Sender | None = None

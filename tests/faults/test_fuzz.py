@@ -2,7 +2,7 @@
 answered with a friendly message (some text, no crash, no traceback, no internal names).
 
 The input is built from each table's legal moves at the moment (see ``tests/faults/fuzzing.py``)
-and runs against the real server with moves applied by the pipeline. CI runs a few thousand
+and runs against the real server with moves applied by the pipeline. CI runs 4,000
 examples; ``bench/bench_fuzz.py`` runs 100,000 through this same test
 (``AGORA_FUZZ_EXAMPLES`` sets the number of examples of each of the two tests).
 """
@@ -34,7 +34,7 @@ from tests.faults.fuzzing import (
 from workers.commands import Context
 from workers.store import Store
 
-EXAMPLES = int(os.environ.get("AGORA_FUZZ_EXAMPLES", "1200"))
+EXAMPLES = int(os.environ.get("AGORA_FUZZ_EXAMPLES", "2000"))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
