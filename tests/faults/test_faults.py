@@ -19,6 +19,7 @@ import pytest
 from tests.faults.check import Report
 from tests.faults.scenarios import run, run_duplicates
 
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
 GAMES = 4
 SECONDS = 12.0
 

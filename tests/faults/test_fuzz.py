@@ -42,6 +42,7 @@ FUZZ = settings(
     suppress_health_check=list(HealthCheck),
 )
 COUNTS: dict[str, int] = {}
+pytestmark = pytest.mark.redis
 
 
 @pytest.fixture(scope="module")
