@@ -128,7 +128,7 @@ def test_fuzzed_commands_get_a_friendly_answer(world: World, data: Any) -> None:
     prefix = data.draw(st.sampled_from(["move ", "/move ", "m ", "play ", "", f"move {table.gid} "]), label="prefix")
     line = prefix + line if kind != "command" else line
     COUNTS[kind] = COUNTS.get(kind, 0) + 1
-    check_reply(_quiet(world.cmds.handle, ctx, line), f"{game} {table.gid} {ctx.user}: {line!r}")
+    check_reply(_quiet(world.cmds.handle, ctx, line), f"{game} {table.gid} {ctx.user}: {line!r}", typed=line)
 
 
 @FUZZ
