@@ -27,7 +27,6 @@ Every process started is stopped by its PID.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -67,7 +66,7 @@ def template(store: Any) -> tuple[dict[bytes, bytes], bytes, dict[bytes, bytes],
 
 def populate(store: Any, n: int, tmpl: Any, now: float) -> list[str]:
     """``n`` games copied from the template, each due between 1 h and 7 days from now."""
-    from workers.store import K_DEADLINES, k_meta, k_names, k_seats, k_snap
+    from workers.store import k_deadlines, k_meta, k_names, k_seats, k_snap
 
     meta, snap, seats, names = tmpl
     rng = random.Random(5)
@@ -83,7 +82,7 @@ def populate(store: Any, n: int, tmpl: Any, now: float) -> list[str]:
         pipe.set(k_snap(gid), snap)
         pipe.hset(k_seats(gid), mapping=seats)
         pipe.hset(k_names(gid), mapping=names)
-        pipe.zadd(K_DEADLINES, {gid: due})
+        pipe.zadd(k_deadlines(gid), {gid: due})
         if i % 2000 == 1999:
             pipe.execute()
     pipe.execute()
@@ -92,7 +91,7 @@ def populate(store: Any, n: int, tmpl: Any, now: float) -> list[str]:
 
 def make_due(store: Any, gids: list[str], when: list[float], kinds: list[str]) -> None:
     """Schedule a reminder (half time at ``when``) or a timeout (deadline at ``when``)."""
-    from workers.store import K_DEADLINES, k_meta
+    from workers.store import k_deadlines, k_meta
 
     pipe = store.r.pipeline(transaction=False)
     for gid, at, kind in zip(gids, when, kinds, strict=True):
@@ -104,7 +103,7 @@ def make_due(store: Any, gids: list[str], when: list[float], kinds: list[str]) -
         pipe.hset(k_meta(gid), mapping=fields)
         if kind == "remind":
             pipe.hdel(k_meta(gid), "mute:0")
-        pipe.zadd(K_DEADLINES, {gid: at})
+        pipe.zadd(k_deadlines(gid), {gid: at})
     pipe.execute()
 
 
@@ -132,7 +131,7 @@ def percentile(xs: list[float], p: float) -> float:
 
 def lag_run(url: str, store: Any, gids: list[str], sweepers: int, interval: float, tmp: Path) -> dict[str, Any]:
     """Start ``sweepers`` x (beat + worker), schedule due times over the next 30 s, measure."""
-    from workers.store import k_outbox
+    from workers import outbox
 
     # The index is already built (its rebuild is measured apart): the sweepers start at once.
     env = dict(
@@ -165,7 +164,7 @@ def lag_run(url: str, store: Any, gids: list[str], sweepers: int, interval: floa
                 raise SystemExit("the sweepers did not start")
             time.sleep(0.5)
         time.sleep(2)
-        store.r.delete(k_outbox("console"))
+        store.r.delete(*outbox.streams("console"))
         start = time.time() + 2
         due = [start + 30 * i / len(gids) for i in range(len(gids))]
         kinds = ["remind" if i % 2 == 0 else "timeout" for i in range(len(gids))]
@@ -177,9 +176,10 @@ def lag_run(url: str, store: Any, gids: list[str], sweepers: int, interval: floa
         seen: set[str] = set()
         last = "0-0"
         while time.time() < deadline and len(seen) < len(gids):
-            for mid, fields in store.r.xrange(k_outbox("console"), min=f"({last}" if last != "0-0" else "-"):
-                last = mid.decode()
-                m = json.loads(fields[b"m"])
+            for mid, m in outbox.entries(store, "console"):  # every partition's stream, by id
+                if tuple(map(int, mid.split("-"))) <= tuple(map(int, last.split("-"))):
+                    continue
+                last = mid
                 gid = m.get("game")
                 if gid not in want or gid in seen:
                     continue
@@ -210,7 +210,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from workers.embedded import EmbeddedServer
-    from workers.store import K_DEADLINES, Store
+    from workers.store import PARTITIONS, Store, k_deadlines_in
 
     tmp = Path(tempfile.mkdtemp(prefix="agora-bench-"))
     server = EmbeddedServer(tmp / "valkey", persist=False).start()
@@ -225,7 +225,7 @@ def main() -> int:
         t0 = time.perf_counter()
         gids = populate(store, args.games, tmpl, now)
         print(f"{args.games} games scheduled in {time.perf_counter() - t0:.1f} s")
-        mem = int(store.r.memory_usage(K_DEADLINES, samples=0) or 0)
+        mem = sum(int(store.r.memory_usage(k_deadlines_in(p), samples=0) or 0) for p in range(PARTITIONS))
         print(f"deadline index: {mem} bytes, {mem / args.games:.1f} bytes per game")
         rng = random.Random(9)
         for k in () if args.skip_sweeps else (0, 0, 100, 10_000):

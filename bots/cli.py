@@ -247,7 +247,8 @@ def _wait_for_signal() -> None:
 
 _SERVE_ENV = """\
 environment variables:
-  REDIS_URL                 Redis for the store and Celery (unset: start the embedded Valkey server)
+  REDIS_URL                 Redis for the store and Celery (unset: start the embedded Valkey server);
+                            redis+cluster://host:port or redis+sentinel://host:port/master too
   AGORA_DATA_DIR            embedded server data, local game images and logs (default ./agora-data)
   TELEGRAM_TOKEN            the Telegram bot token (unset: no Telegram bot)
   TELEGRAM_API_BASE         Bot API base URL (self-hosted Bot API servers, tests)
@@ -275,11 +276,14 @@ environment variables:
   TELEGRAM_OVERALL_RATE     messages the Telegram bot sends at most, count/seconds (default 30/1)
   TELEGRAM_GROUP_RATE       messages to one group at most, count/seconds (default 20/60)
   REDIS_PASSWORD            put into REDIS_URL when the URL has no password
+  REDIS_CLUSTER             1: REDIS_URL is a Redis Cluster node (or use redis+cluster://host:port)
+  AGORA_BROKER_URL          Celery's broker when it is not REDIS_URL (required with a Redis Cluster)
 """
 
 _WORKER_ENV = """\
 environment variables:
-  REDIS_URL                 Redis for the store and Celery (unset: start the embedded Valkey server)
+  REDIS_URL                 Redis for the store and Celery (unset: start the embedded Valkey server);
+                            redis+cluster://host:port or redis+sentinel://host:port/master too
   AGORA_DATA_DIR            embedded server data and worker logs (default ./agora-data)
   AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
   AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
@@ -289,6 +293,8 @@ environment variables:
   AGORA_METRICS_HOST        address of that endpoint (default 127.0.0.1)
   AGORA_SECRETS_DIR         folder of secret files named after the variables (e.g. /run/secrets)
   <VARIABLE>_FILE           read a variable from a file (TELEGRAM_TOKEN_FILE, REDIS_URL_FILE, ...)
+  REDIS_CLUSTER             1: REDIS_URL is a Redis Cluster node (or use redis+cluster://host:port)
+  AGORA_BROKER_URL          Celery's broker when it is not REDIS_URL (required with a Redis Cluster)
 """
 
 

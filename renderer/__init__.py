@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from renderer import capitals, clash, duellum, mare_nostrum, seven_wonders
+from renderer import capitals, clash, clash_cards, duellum, mare_nostrum, seven_wonders
 from renderer.fallback import render_fallback
 
 __all__ = ["GAMES", "render", "render_pages", "render_private"]
@@ -38,7 +38,7 @@ class _Renderer:
 GAMES: Mapping[str, _Renderer] = {
     "duellum": _Renderer("Antike Duellum", duellum.render, duellum.render_private),
     "seven-wonders": _Renderer("7 Wonders", seven_wonders.render, seven_wonders.render_private),
-    "clash": _Renderer("Clash of Cultures", clash.render, None),
+    "clash": _Renderer("Clash of Cultures", clash.render, clash_cards.render_private),
     "capitals": _Renderer("The Capitals", capitals.render, capitals.render_private),
     "mare-nostrum": _Renderer("Mare Nostrum", mare_nostrum.render, mare_nostrum.render_private),
 }

@@ -35,6 +35,7 @@ WAITING: Final[Mapping[str, str]] = {
     "raze": "to decide on razing a city",
     "first": "to choose the first player",
     "reserve": "to reserve a wonder",
+    "card": "to answer an event or a card",
     "boost": "to decide on culture tokens for the influence roll",
     "pyramids": "to make the Pyramids' free influence attempts",
     "lighthouse": "to move a ship with the Lighthouse",
@@ -64,7 +65,7 @@ def header_text(view: Mapping[str, Any]) -> tuple[str, str]:
         line1 += f" — first player {names[first]}"
     pending = as_map(view.get("pending"))
     if phase == "over":
-        return line1, "The game is over."
+        return line1, f"The game is over: {as_str(view.get('result'))}" if view.get("result") else "The game is over."
     if pending:
         seat = as_int(pending.get("seat"))
         who = names[seat] if 0 <= seat < len(names) else "?"

@@ -18,11 +18,19 @@ from renderer.base import INK, PANEL, RGB, WHITE, draw_text, fit_text, font, ink
 from renderer.clash_map import Geometry, hex_size_for, owner_fill
 from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
 
-ROW_H: Final[int] = 58
-TITLE_H: Final[int] = 44
+ROW_H: Final[int] = 76
+TITLE_H: Final[int] = 54
 PAD: Final[int] = 12
 MAX_BATTLES: Final[int] = 2
 MAX_ROUNDS: Final[int] = 3
+ARROW_ALPHA: Final[int] = 175
+NOTE_WORDS: Final[Mapping[str, str]] = {
+    "fortress": "Fortress",
+    "Steel Weapons": "Steel Weapons +1 hit",
+    "War Ships": "War Ships cancel 1 enemy hit",
+    "Fanaticism": "Fanaticism +2",
+}
+"""What changed a side's hits, with what it did (War Ships cancel the *enemy's* hits)."""
 
 
 def battles(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -49,30 +57,43 @@ def mark_battles(image: Image.Image, view: Mapping[str, Any], width: int) -> Non
         return
     geo = Geometry(hexes, hex_size_for(hexes, width), 20)
     draw = ImageDraw.Draw(image)
+    # Arrows are see-through: where one crosses a hex's name, terrain word or a city's mood
+    # word, the word still reads (play-test: an opaque arrow hid "angry" and "forest").
     colours = _colours(view)
     known = set(hexes)
     for b in found:
         space, origin = as_str(b.get("space")), as_str(b.get("origin"))
+        if space in known and origin in known and origin != space:
+            fill = owner_fill(as_int(b.get("attacker"), -1), colours)
+            # A small see-through layer around the two hexes only (a full-size one cost 20 ms).
+            (ax, ay), (bx, by) = geo.centre(origin), geo.centre(space)
+            x0, y0 = int(min(ax, bx) - geo.size), int(min(ay, by) - geo.size)
+            w, h = int(abs(ax - bx) + 2 * geo.size), int(abs(ay - by) + 2 * geo.size)
+            layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+            _arrow(ImageDraw.Draw(layer), (ax - x0, ay - y0), (bx - x0, by - y0), fill, geo.size)
+            image.paste(layer, (x0, y0), layer)
+    for b in found:
+        space = as_str(b.get("space"))
         if space not in known:
             continue
-        fill = owner_fill(as_int(b.get("attacker"), -1), colours)
         x1, y1 = geo.centre(space)
-        if origin in known and origin != space:
-            _arrow(draw, geo.centre(origin), (x1, y1), fill, geo.size)
-        _swords(draw, (x1 + geo.size * 0.55, y1 + geo.size * 0.4), geo.size * 0.24)
+        # Right of the city, clear of the terrain word at the bottom of the hex.
+        _swords(draw, (x1 + geo.size * 0.6, y1 + geo.size * 0.3), geo.size * 0.2)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: RGB, size: float) -> None:
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
     start = (a[0] + math.cos(ang) * size * 0.35, a[1] + math.sin(ang) * size * 0.35)
-    tip = (b[0] - math.cos(ang) * size * 0.86, b[1] - math.sin(ang) * size * 0.86)
+    tip = (b[0] - math.cos(ang) * size * 0.8, b[1] - math.sin(ang) * size * 0.8)
     w = max(6, int(size * 0.14))
-    draw.line([start, tip], fill=INK, width=w + 4)
-    draw.line([start, tip], fill=fill, width=w)
+    see = (*fill, ARROW_ALPHA)
+    ink = (*INK, ARROW_ALPHA)
+    draw.line([start, tip], fill=ink, width=w + 4)
+    draw.line([start, tip], fill=see, width=w)
     head = size * 0.3
     left = (tip[0] - head * math.cos(ang - 0.5), tip[1] - head * math.sin(ang - 0.5))
     right = (tip[0] - head * math.cos(ang + 0.5), tip[1] - head * math.sin(ang + 0.5))
-    draw.polygon([tip, left, right], fill=fill, outline=INK, width=2)
+    draw.polygon([tip, left, right], fill=see, outline=ink, width=2)
 
 
 def _swords(draw: ImageDraw.ImageDraw, c: tuple[float, float], r: float) -> None:
@@ -105,18 +126,20 @@ def draw_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]
     for b in battles(view):
         att, dfd = as_int(b.get("attacker"), -1), as_int(b.get("defender"), -1)
         title = _title(b, colours)
-        draw_text(draw, (x0 + PAD, y + 4), fit_text(title, font(28, "bold"), x1 - x0 - 2 * PAD), font(28, "bold"), INK)
+        draw_text(draw, (x0 + PAD, y + 4), fit_text(title, font(36, "bold"), x1 - x0 - 2 * PAD), font(36, "bold"), INK)
         y += TITLE_H
         rounds = [as_map(r) for r in as_list(b.get("rounds"))]
         if not rounds:
-            draw_text(draw, (x0 + PAD, y + 10), "No resistance: no dice were rolled.", font(24), INK)
+            draw_text(
+                draw, (x0 + PAD, y + ROW_H / 2), "No resistance: no dice were rolled.", font(30), INK, anchor="lm"
+            )
             y += ROW_H
         first = max(0, len(rounds) - MAX_ROUNDS)
         for i, r in enumerate(rounds[first:], start=first + 1):
-            draw_text(draw, (x0 + PAD, y + ROW_H / 2), f"Round {i}", font(24, "bold"), INK, anchor="lm")
-            half = (x1 - x0 - 150) / 2
-            _side(draw, (x0 + 140, y), as_map(r.get("attacker")), owner_fill(att, colours), half)
-            _side(draw, (x0 + 140 + half, y), as_map(r.get("defender")), owner_fill(dfd, colours), half)
+            draw_text(draw, (x0 + PAD, y + ROW_H / 2), f"Round {i}", font(30, "bold"), INK, anchor="lm")
+            half = (x1 - x0 - 170) / 2
+            _side(draw, (x0 + 160, y), as_map(r.get("attacker")), owner_fill(att, colours), half)
+            _side(draw, (x0 + 160 + half, y), as_map(r.get("defender")), owner_fill(dfd, colours), half)
             y += ROW_H
         y += PAD
 
@@ -128,10 +151,10 @@ def _title(b: Mapping[str, Any], colours: Sequence[str]) -> str:
     result = as_str(b.get("result"))
     a, d = _name(att, colours), _name(dfd, colours)
     if kind == "barbarian_attack":
-        head = f"Barbarians attack {as_str(b.get('city')) or where}"
+        head = f"The Barbarians attack {as_str(b.get('city')) or where}"
         tail = {"losses": "the city takes losses", "repelled": "the city holds"}.get(result, "in progress")
         return f"{head}: {tail}"
-    head = f"{a} attacks {d} on {where}" + (" (ships)" if kind == "naval" else "")
+    head = f"{a} attacks {'the ' if dfd < 0 else ''}{d} on {where}" + (" (ships)" if kind == "naval" else "")
     if result == "attacker":
         tail = f"{a} wins" + (f" and takes {as_str(b.get('city'))}" if b.get("captured") and b.get("city") else "")
         if b.get("captured") and dfd < 0:
@@ -148,23 +171,28 @@ def _title(b: Mapping[str, Any], colours: Sequence[str]) -> str:
 
 
 def _side(draw: ImageDraw.ImageDraw, at: tuple[float, float], r: Mapping[str, Any], fill: RGB, width: float) -> None:
-    """One side's dice as numbered squares, then its hits."""
+    """One side's dice as numbered squares, then its hits, and under them what changed the hits
+    (sized to read on a phone, where the 1600-pixel image is shown about 400 pixels wide)."""
     x, y = at
-    size = 42
+    size = 58
     dice = [as_int(d) for d in as_list(r.get("dice"))]
     hits = as_int(r.get("hits"))
     label = f"{hits} {'hit' if hits == 1 else 'hits'}"
     notes = str_list(r.get("notes"))
-    room = width - 130
+    room = width - 150
     shown = dice[: max(1, int(room // (size + 6)))]
+    top = y + (ROW_H - size) / 2
     for d in shown:
-        draw.rounded_rectangle((x, y + 8, x + size, y + 8 + size), radius=7, fill=fill, outline=INK, width=2)
-        draw_text(draw, (x + size / 2, y + 8 + size / 2), str(d), font(26, "bold"), ink_on(fill), anchor="mm")
+        draw.rounded_rectangle((x, top, x + size, top + size), radius=8, fill=fill, outline=INK, width=2)
+        draw_text(draw, (x + size / 2, top + size / 2), str(d), font(36, "bold"), ink_on(fill), anchor="mm")
         x += size + 6
     if not dice:
-        draw_text(draw, (x, y + ROW_H / 2), "no dice", font(22), tint(INK, 0.3), anchor="lm")
-        x += 90
-    text = label + (f" ({', '.join(notes)})" if notes else "")
-    draw_text(
-        draw, (x + 8, y + ROW_H / 2), fit_text(text, font(22), at[0] + width - x - 12), font(22), INK, anchor="lm"
-    )
+        draw_text(draw, (x, y + ROW_H / 2), "no dice", font(28), tint(INK, 0.3), anchor="lm")
+        x += 120
+    left = at[0] + width - x - 14
+    if not notes:
+        draw_text(draw, (x + 8, y + ROW_H / 2), label, font(30, "bold"), INK, anchor="lm")
+        return
+    draw_text(draw, (x + 8, y + ROW_H * 0.3), label, font(30, "bold"), INK, anchor="lm")
+    text = fit_text(", ".join(NOTE_WORDS.get(n, n) for n in notes), font(22), left)
+    draw_text(draw, (x + 8, y + ROW_H * 0.74), text, font(22), INK, anchor="lm")

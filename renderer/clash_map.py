@@ -54,7 +54,9 @@ TERRAIN_LETTER: Final[Mapping[str, str]] = {
 UNKNOWN_FILL: Final[RGB] = (176, 170, 160)
 BARBARIAN_FILL: Final[RGB] = (110, 62, 28)
 BUILDING_LETTER: Final[Mapping[str, str]] = {"temple": "T", "fortress": "F", "academy": "A", "port": "P"}
-MOOD_RING: Final[Mapping[str, RGB]] = {"happy": (250, 210, 40), "angry": (210, 30, 30)}
+MOOD_RING: Final[Mapping[str, RGB]] = {"happy": (255, 255, 255), "angry": (140, 40, 170)}
+"""Rings for happy and angry cities, in colours no player has: a red ring on a Blue city read as
+Red's mark (found by play-testing a recaptured city), and a gold ring resembles Yellow."""
 
 
 def axial(label: str) -> tuple[int, int]:

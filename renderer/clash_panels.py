@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from PIL import ImageDraw
 
-from renderer.base import HIGHLIGHT, INK, MUTED, PANEL, WHITE, draw_text, font, ink_on, player_fill, tint
+from renderer.base import HIGHLIGHT, INK, MUTED, PANEL, WHITE, draw_text, fit_font, font, ink_on, player_fill, tint
 from renderer.clash_wonders import LINE_H, draw_panel_line
 from renderer.viewdata import as_int, as_map, as_str, str_list
 
@@ -63,7 +63,14 @@ def draw_panel(
     draw_text(draw, (x0 + 12, y), "  ".join(parts), fb, INK)
     y += 34
     mood, cult = as_int(p.get("mood_tokens")), as_int(p.get("culture_tokens"))
-    draw_text(draw, (x0 + 12, y), f"{mood} mood and {cult} culture tokens", f, INK)
+    tokens = f"{mood} mood and {cult} culture tokens"
+    if "action_cards" in p:  # hand sizes and completed objectives are public (rules 4.4)
+        done = as_int(p.get("objectives_done"))
+        tokens += (
+            f" · cards: {as_int(p.get('action_cards'))} action, {as_int(p.get('objective_cards'))} objective"
+            f" · {done} objective{'' if done == 1 else 's'} done"
+        )
+    draw_text(draw, (x0 + 12, y), tokens, fit_font(tokens, 22, x1 - x0 - 24), INK)
     y += 34
     for label, level in (("Culture", as_int(p.get("culture_level"))), ("Happiness", as_int(p.get("happiness_level")))):
         draw_text(draw, (x0 + 12, y + 12), f"{label} {level}", f, INK, anchor="lm")

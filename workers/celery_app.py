@@ -14,12 +14,27 @@ from typing import Any
 from celery import Celery, signals
 
 
-def broker_url() -> str:
-    """The broker and result store: ``REDIS_URL`` (the embedded server sets it for children),
-    with ``REDIS_PASSWORD`` (or its secret file) put in when the URL has none."""
+def store_url() -> str:
+    """The store: ``REDIS_URL`` (the embedded server sets it for children), with
+    ``REDIS_PASSWORD`` (or its secret file) put in when the URL has none."""
     from workers import settings
 
     return settings.load().store_url() or "redis://127.0.0.1:6379/0"
+
+
+def broker_url() -> str:
+    """The broker and result store: the store's Redis, or ``AGORA_BROKER_URL`` (required when
+    the store is a Redis Cluster; see workers/redisconn.py)."""
+    from workers import redisconn
+
+    return redisconn.broker(store_url())[0]
+
+
+def _sentinel_options() -> dict[str, Any]:
+    """kombu's Sentinel options (the master's name) when the broker is a Sentinel."""
+    from workers import redisconn
+
+    return redisconn.broker(store_url())[1]
 
 
 def load_plugins() -> None:
@@ -70,8 +85,9 @@ app.conf.update(
     worker_prefetch_multiplier=1,
     result_expires=3600,
     broker_connection_retry_on_startup=True,
-    broker_transport_options=_transport_options(),
-    result_backend_transport_options={"retry_policy": {"timeout": 5.0}},
+    broker_transport_options={**_transport_options(), **_sentinel_options()},
+    result_backend_transport_options={"retry_policy": {"timeout": 5.0}, **_sentinel_options()},
+    agora_store_url=store_url(),
     worker_hijack_root_logger=False,
     beat_schedule={
         "sweep-deadlines": {"task": "agora.sweep", "schedule": float(os.environ.get("AGORA_SWEEP_SECONDS", "5"))},
@@ -101,7 +117,7 @@ def _serve_metrics(offset_env: str) -> None:
     on that port plus ``AGORA_METRICS_OFFSET`` (``agora serve`` gives each child its own)."""
     from workers import metrics
 
-    metrics.start_from_settings(broker_url(), offset=int(os.environ.get(offset_env, "0") or 0))
+    metrics.start_from_settings(store_url(), offset=int(os.environ.get(offset_env, "0") or 0))
 
 
 @signals.worker_ready.connect
@@ -119,4 +135,4 @@ def _beat_lease(**_: Any) -> None:
     """One scheduler at a time: block here (a standby) until this process holds the lease."""
     from workers import leader
 
-    leader.hold(broker_url(), float(os.environ.get("AGORA_BEAT_LEASE_SECONDS", "30")))
+    leader.hold(store_url(), float(os.environ.get("AGORA_BEAT_LEASE_SECONDS", "30")))

@@ -15,16 +15,18 @@ import dataclasses
 import json
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import celery.exceptions
 
 from engine import EngineError
 from workers import outbox, pipeline, ratelimit, settings
+from workers.answers import Answers
 from workers.celery_app import load_plugins
 from workers.commands import ALIASES, COMMANDS, Commands, Context
 from workers.commands.accounts import account_of
-from workers.commands.base import OUTBOXED
+from workers.commands.base import OUTBOXED, MoveDeferred, deferring_moves
 from workers.outbox import Envelope
 from workers.pipeline import BOT, MoveResult
 from workers.replies import Button, Part, Reply, error
@@ -33,6 +35,8 @@ from workers.store import Store, k_callback
 load_plugins()
 __all__ = ["ALIASES", "COMMANDS", "OUTBOXED", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply"]
 log = logging.getLogger(__name__)
+# How an adapter runs a blocking call off its event loop (its sender's ``io``).
+Runner = Callable[..., Awaitable[Any]]
 
 
 class Client:
@@ -45,26 +49,82 @@ class Client:
     """
 
     def __init__(self, redis_url: str, *, move_timeout: float = 10.0) -> None:
+        from workers import redisconn
         from workers.celery_app import app
 
-        app.conf.broker_url = redis_url
-        app.conf.result_backend = redis_url
+        redisconn.configure_celery(app, redis_url)
         self.store = Store.from_url(redis_url)
         self.move_timeout = move_timeout
         self.commands = Commands(self.store, self._submit_move, self._kick)
         cfg = settings.load()
         self.limiter = ratelimit.CommandLimiter(redis_url, user=cfg.agora_rate_user, chat=cfg.agora_rate_chat)
+        self.answers = Answers(redis_url)
 
     # ------------------------------------------------------------ commands
     def command(self, ctx: Context, text: str) -> Reply:
         """Run one typed command (``/move rondel templum`` or ``move ...``)."""
         refused = self._limited(ctx)
-        return refused if refused is not None else self.commands.handle(self._linked(ctx), text)
+        if refused is not None:
+            return refused
+        with self.commands.buttons_batched():
+            return self.commands.handle(self._linked(ctx), text)
 
     def press(self, ctx: Context, token: str) -> Reply:
         """Run a pressed button (its token)."""
         refused = self._limited(ctx)
-        return refused if refused is not None else self.commands.press(self._linked(ctx), token)
+        if refused is not None:
+            return refused
+        with self.commands.buttons_batched():
+            return self.commands.press(self._linked(ctx), token)
+
+    # ------------------------------------------- the same, awaited without a thread
+    async def command_async(self, ctx: Context, text: str, run: Runner) -> Reply:
+        """:meth:`command` for an event loop: the parts before and after a move run through
+        ``run`` (the adapter's pool, short Redis reads), the wait for the move's answer holds
+        no thread (see :mod:`workers.answers`)."""
+        return await self._deferred(run, self.command, ctx, text)
+
+    async def press_async(self, ctx: Context, token: str, run: Runner) -> Reply:
+        """:meth:`press` for an event loop (see :meth:`command_async`)."""
+        return await self._deferred(run, self.press, ctx, token)
+
+    async def _deferred(self, run: Runner, fn: Callable[[Context, str], Reply], ctx: Context, arg: str) -> Reply:
+        rid = secrets.token_hex(8)
+        self.answers.expect(rid)
+        try:
+            outcome = await run(self._until_move, rid, fn, ctx, arg)
+            if not isinstance(outcome, MoveDeferred):
+                return list(outcome)
+            data = await self.answers.wait(rid, self.move_timeout)
+            answer = MoveResult.from_json(data) if data is not None else _queued()
+            return list(await run(self._finish, outcome, answer))
+        finally:
+            self.answers.forget(rid)
+
+    def _finish(self, deferred: MoveDeferred, answer: MoveResult) -> Reply:
+        with self.commands.buttons_batched():
+            return self.commands.finish(deferred, answer)
+
+    def _until_move(
+        self, rid: str, fn: Callable[[Context, str], Reply], ctx: Context, arg: str
+    ) -> Reply | MoveDeferred:
+        """Run a command up to its move (if any), send the move with ``rid`` as its answer's
+        name, and hand back the rest of the command (blocking; runs in the adapter's pool)."""
+        from workers import tasks
+
+        with deferring_moves():
+            try:
+                return fn(ctx, arg)
+            except MoveDeferred as deferred:
+                key = deferred.idem or "c" + secrets.token_hex(8)
+                args = [deferred.gid, deferred.user, deferred.text, key]
+                try:
+                    reply_to = {"reply_to": self.answers.box, "rid": rid}
+                    tasks.move.apply_async(args=args, kwargs=reply_to, ignore_result=True)
+                except Exception:
+                    log.exception("could not send a move of %s", deferred.gid)
+                    return self.commands.finish(deferred, _failed())
+                return deferred
 
     def _limited(self, ctx: Context) -> Reply | None:
         """None when the command may run; else the "slow down" reply.
@@ -121,21 +181,10 @@ class Client:
                 res.backend.remove_pending_result(res)
             except Exception:
                 log.debug("could not drop the pending result of a queued move", exc_info=True)
-            return MoveResult(
-                False,
-                "pipeline/queued",
-                "Your move is queued; the server is busy. The board is posted once it is applied.",
-            )
+            return _queued()
         except Exception:
             log.exception("move task failed for %s", gid)
-            # Not "was not applied": the task may have committed before the wait failed (the
-            # store restarting); the fault suite saw 3 of 29 such answers for applied moves.
-            return MoveResult(
-                False,
-                "internal",
-                "Something went wrong on our side while your move was handled; it may have been applied. "
-                "`status` shows the game.",
-            )
+            return _failed()
         return MoveResult.from_json(data)
 
     # -------------------------------------------------------------- outbox
@@ -171,22 +220,26 @@ class Client:
         Raises whatever building it raised (a reset connection, a server still loading its
         data): the caller keeps the message pending and tries again later. Taking a failure
         for "out of date" would mark a board as sent that nobody ever saw."""
-        m = envelope.message
-        kind = m.get("type")
         try:
-            if kind == "turn":
-                return self.commands.turn_part(m)
-            if kind == "prompt":
-                return self.commands.prompt_part(m)
-            if kind == "reminder":
-                return self.commands.reminder_part(m)
-            if kind in ("private", "text"):
-                return Part(text=str(m.get("text", "")), private=kind == "private")
-            if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
-                return Part(text=str(m.get("text", "")))
+            with self.commands.buttons_batched():
+                return self._build(envelope)
         except Exception:
             log.warning("could not build outbox message %s yet; it stays pending", envelope.key, exc_info=True)
             raise
+
+    def _build(self, envelope: Envelope) -> Part | None:
+        m = envelope.message
+        kind = m.get("type")
+        if kind == "turn":
+            return self.commands.turn_part(m)
+        if kind == "prompt":
+            return self.commands.prompt_part(m)
+        if kind == "reminder":
+            return self.commands.reminder_part(m)
+        if kind in ("private", "text"):
+            return Part(text=str(m.get("text", "")), private=kind == "private")
+        if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
+            return Part(text=str(m.get("text", "")))
         log.warning("unknown outbox message type %r", kind)
         return None
 
@@ -327,7 +380,7 @@ class Client:
         component ids so a press can be answered without another lookup."""
         if not tokens:
             return {}
-        raws = self.store.r.mget([k_callback(t) for t in tokens])
+        raws = self.store.mget([k_callback(t) for t in tokens])
         return {t: (json.loads(raw) if raw else None) for t, raw in zip(tokens, raws, strict=True)}
 
     def seat_label(self, gid: str, seat: int) -> str:
@@ -342,6 +395,25 @@ class Client:
 
     def close(self) -> None:
         self.store.r.close()
+
+
+def _queued() -> MoveResult:
+    """The answer to a move not applied within the client's wait (it still will be)."""
+    return MoveResult(
+        False, "pipeline/queued", "Your move is queued; the server is busy. The board is posted once it is applied."
+    )
+
+
+def _failed() -> MoveResult:
+    """The answer when waiting for a move's answer failed. Not "was not applied": the task
+    may have committed before the wait failed (the store restarting); the fault suite saw 3 of
+    29 such answers for applied moves."""
+    return MoveResult(
+        False,
+        "internal",
+        "Something went wrong on our side while your move was handled; it may have been applied. "
+        "`status` shows the game.",
+    )
 
 
 def _k_kv(namespace: str, key: str) -> str:

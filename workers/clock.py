@@ -21,7 +21,7 @@ import redis
 from engine.core.text import count
 from workers import pipeline, timing
 from workers.pipeline import BOT, Loaded, Rejected
-from workers.store import K_DEADLINES, Store, k_meta, k_names, k_outbox, k_seats, k_user_games
+from workers.store import Store, k_deadlines, k_meta, k_names, k_outbox, k_seats, k_user_games
 from workers.timing import DAY, format_duration
 
 RETRIES = 20
@@ -46,7 +46,7 @@ def update(store: Store, gid: str, decide: Callable[[Loaded, float], Change]) ->
     move lands in between). ``decide`` raises ``Rejected`` to refuse: nothing is written."""
     key = k_meta(gid)
     for _ in range(RETRIES):
-        with store.r.pipeline() as pipe:
+        with store.r.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(key)
                 loaded = pipeline.load(store, gid)
@@ -75,12 +75,12 @@ def update(store: Store, gid: str, decide: Callable[[Loaded, float], Change]) ->
                 if change.games_of:
                     old, new = change.games_of
                     if old not in seats.values():
-                        pipe.srem(k_user_games(old), gid)
-                    pipe.sadd(k_user_games(new), gid)
+                        pipe.srem(k_user_games(old, gid), gid)
+                    pipe.sadd(k_user_games(new, gid), gid)
                 if meta.get("status") == "active" and nxt is not None:
-                    pipe.zadd(K_DEADLINES, {gid: nxt})
+                    pipe.zadd(k_deadlines(gid), {gid: nxt})
                 else:
-                    pipe.zrem(K_DEADLINES, gid)
+                    pipe.zrem(k_deadlines(gid), gid)
                 _queue(pipe, loaded, change, now)
                 pipe.execute()
                 return change
@@ -95,7 +95,7 @@ def _queue(pipe: Any, loaded: Loaded, change: Change, now: float) -> None:
     msg: dict[str, Any]
     for i, text in enumerate(change.notices):
         msg = {"type": "notice", "game": loaded.gid, "chat": chat, "text": text, "key": f"{loaded.gid}:n:{stamp}:{i}"}
-        pipe.xadd(k_outbox(platform), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
+        pipe.xadd(k_outbox(platform, loaded.gid), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
     for i, (user, seat, text) in enumerate(change.private):
         msg = {
             "type": "private",
@@ -105,7 +105,7 @@ def _queue(pipe: Any, loaded: Loaded, change: Change, now: float) -> None:
             "text": text,
             "key": f"{loaded.gid}:p:{stamp}:{i}",
         }
-        pipe.xadd(k_outbox(user.split(":", 1)[0]), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
+        pipe.xadd(k_outbox(user.split(":", 1)[0], loaded.gid), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
     for user, seat in change.prompts:
         msg = {
             "type": "prompt",
@@ -115,7 +115,7 @@ def _queue(pipe: Any, loaded: Loaded, change: Change, now: float) -> None:
             "version": loaded.version,
             "key": f"{loaded.gid}:prompt:{stamp}:{seat}",
         }
-        pipe.xadd(k_outbox(user.split(":", 1)[0]), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
+        pipe.xadd(k_outbox(user.split(":", 1)[0], loaded.gid), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
 
 
 # ------------------------------------------------------------------ helpers

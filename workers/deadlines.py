@@ -2,7 +2,7 @@
 
 Why a sweep instead of ``eta`` tasks: long ``eta`` tasks are redelivered past the broker's
 visibility timeout and lost on restarts (research/anchors-platform.md §8). The deadline lives
-in the game record and is mirrored into ``agora:deadlines``; the sweeper re-checks the game
+in the game record and is mirrored into its partition's ``agora:{pNN}:deadlines``; the sweeper re-checks the game
 version before acting and de-duplicates reminders with set-if-absent keys, so a restart, a
 second beat or a re-run task does nothing twice.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import redis
@@ -19,7 +19,7 @@ import redis
 from engine import EngineError
 from workers import pipeline, timing
 from workers.pipeline import Rejected
-from workers.store import K_DEADLINES, Store, k_meta, k_outbox
+from workers.store import PARTITIONS, Store, gid_of_key, k_deadlines, k_deadlines_in, k_meta, k_outbox
 from workers.timing import SAFETY
 
 log = logging.getLogger(__name__)
@@ -28,8 +28,29 @@ TIMEOUT_RETRY = 30.0  # seconds before a submitted timeout is submitted again (a
 
 
 def due(store: Store, now: float, limit: int = 200) -> list[str]:
-    """Game ids whose next reminder or timeout is due (at most ``limit``, earliest first)."""
-    return [g.decode() for g in store.r.zrangebyscore(K_DEADLINES, "-inf", now, start=0, num=limit)]
+    """Game ids whose next reminder or timeout is due (at most ``limit``, earliest first,
+    over every partition's index)."""
+    pipe = store.r.pipeline(transaction=False)
+    for part in range(PARTITIONS):
+        pipe.zrangebyscore(k_deadlines_in(part), "-inf", now, start=0, num=limit, withscores=True)
+    entries = sorted(((at, g.decode()) for rows in pipe.execute() for g, at in rows))
+    return [g for _, g in entries[:limit]]
+
+
+def scheduled(store: Store) -> dict[str, float]:
+    """Every index entry, game id -> due time (tests, metrics and the rebuild's report)."""
+    pipe = store.r.pipeline(transaction=False)
+    for part in range(PARTITIONS):
+        pipe.zrange(k_deadlines_in(part), 0, -1, withscores=True)
+    return {g.decode(): float(at) for rows in pipe.execute() for g, at in rows}
+
+
+def scheduled_count(store: Store) -> int:
+    """How many games have an index entry (the sum of the partitions' sizes)."""
+    pipe = store.r.pipeline(transaction=False)
+    for part in range(PARTITIONS):
+        pipe.zcard(k_deadlines_in(part))
+    return int(sum(pipe.execute()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +81,10 @@ def process(
     try:
         loaded = pipeline.load(store, gid)
     except Rejected:
-        store.r.zrem(K_DEADLINES, gid)
+        store.r.zrem(k_deadlines(gid), gid)
         return SweepAction(gid, "drop")
     if loaded.meta.get("status") != "active":
-        store.r.zrem(K_DEADLINES, gid)
+        store.r.zrem(k_deadlines(gid), gid)
         return SweepAction(gid, "drop")
     game, state, meta = loaded.game, loaded.state, loaded.meta
     movers = sorted(game.to_move(state))
@@ -169,11 +190,11 @@ def _remind(store: Store, loaded: pipeline.Loaded, seat: int, user: str, left: f
         "lead": lead,
         "key": f"{loaded.gid}:{loaded.meta.get('turn_v', loaded.version)}:reminder:{seat}:{lead}",
     }
-    store.r.xadd(k_outbox(platform), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
+    store.r.xadd(k_outbox(platform, loaded.gid), {"m": json.dumps(msg)}, maxlen=100000, approximate=True)
 
 
 def _set_safety(store: Store, gid: str, version: int, at: float) -> None:
-    with store.r.pipeline() as pipe:
+    with store.r.pipeline(transaction=True) as pipe:
         try:
             pipe.watch(k_meta(gid))
             if int(pipe.hget(k_meta(gid), "version") or 0) != version:
@@ -189,16 +210,16 @@ def _reindex(store: Store, gid: str, version: int, nxt: float | None, now: float
     """Move the index to the next due time, only if the game did not move meanwhile (a
     commit since then wrote its own). A time still due is pushed a second ahead, so a sweep
     loop cannot spin on an entry whose task has not run yet."""
-    with store.r.pipeline() as pipe:
+    with store.r.pipeline(transaction=True) as pipe:
         try:
             pipe.watch(k_meta(gid))
             if int(pipe.hget(k_meta(gid), "version") or 0) != version:
                 return
             pipe.multi()
             if nxt is None:
-                pipe.zrem(K_DEADLINES, gid)
+                pipe.zrem(k_deadlines(gid), gid)
             else:
-                pipe.zadd(K_DEADLINES, {gid: max(nxt, now + ahead) if ahead else nxt})
+                pipe.zadd(k_deadlines(gid), {gid: max(nxt, now + ahead) if ahead else nxt})
             pipe.execute()
         except redis.WatchError:
             return
@@ -216,9 +237,19 @@ LEASE = 30.0  # seconds: a claimed entry whose sweeper died is taken again after
 
 def claim(store: Store, now: float, limit: int = 200, lease: float = LEASE) -> list[str]:
     """Due game ids, each leased to this sweeper until ``now + lease`` (processing it writes
-    the game's real next time; a crashed sweeper's entries come back after the lease)."""
-    ids = store.r.eval(_CLAIM_LUA, 1, K_DEADLINES, repr(now), str(limit), repr(now + lease))
-    return [g.decode() if isinstance(g, bytes) else str(g) for g in ids]
+    the game's real next time; a crashed sweeper's entries come back after the lease).
+
+    Every partition's index is claimed from (one script per partition, pipelined: one round
+    trip per node); at most ``limit`` per partition. Decision: no leases of whole partitions -
+    a claim is already a lease per entry, so any number of sweepers share every partition
+    safely, and a dead sweeper's partitions need no hand-over."""
+    pipe = store.r.pipeline(transaction=False)
+    for part in range(PARTITIONS):
+        # EVAL by name: redis-py's cluster pipeline has no eval() method but routes the
+        # command by its key like any other
+        key = k_deadlines_in(part)
+        pipe.execute_command("EVAL", _CLAIM_LUA, 1, key, repr(now), str(limit), repr(now + lease), **store.routed(key))
+    return [g.decode() if isinstance(g, bytes) else str(g) for ids in pipe.execute() for g in ids]
 
 
 def sweep_due(store: Store, now: float, handle: Callable[[str], object], *, limit: int = 200) -> int:
@@ -246,10 +277,13 @@ def rebuild_index(store: Store, now: float | None = None) -> int:
     exactly as a commit computes it. Returns how many games have one."""
     now = store.now() if now is None else now
     count = 0
-    for key in store.r.scan_iter(match="agora:g:*:meta", count=500):
-        gid = key.decode().split("{", 1)[1].split("}", 1)[0]
+    from workers import layout
+
+    layout.migrate(store)
+    for key in _scan(store, "agora:{p*}:g:*:meta"):
+        gid = gid_of_key(key)
         if store.r.hget(key, "status") != b"active":
-            store.r.zrem(K_DEADLINES, gid)
+            store.r.zrem(k_deadlines(gid), gid)
             continue
         try:
             loaded = pipeline.load(store, gid)
@@ -262,3 +296,9 @@ def rebuild_index(store: Store, now: float | None = None) -> int:
         _reindex(store, gid, loaded.version, nxt, now, ahead=0.0)
         count += nxt is not None
     return count
+
+
+def _scan(store: Store, pattern: str) -> Iterator[str]:
+    """Keys matching ``pattern`` on every master (a cluster client scans each node)."""
+    for key in store.r.scan_iter(match=pattern, count=500):
+        yield key.decode() if isinstance(key, bytes) else str(key)

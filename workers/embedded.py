@@ -45,6 +45,10 @@ class EmbeddedServer:
     data_dir: Path
     port: int = 0
     persist: bool = True
+    # More server arguments (tests start cluster nodes and Sentinels with them); a leading
+    # config file path (Sentinel's) goes before the options.
+    extra: tuple[str, ...] = ()
+    config: Path | None = None
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -62,6 +66,7 @@ class EmbeddedServer:
             self.port = free_port()
         args = [
             str(server_binary()),
+            *([str(self.config)] if self.config else []),
             "--bind",
             "127.0.0.1",
             "--port",
@@ -79,6 +84,7 @@ class EmbeddedServer:
             args += ["--appendonly", "yes", "--appendfsync", "everysec", "--save", "300 1"]
         else:
             args += ["--appendonly", "no", "--save", ""]
+        args += list(self.extra)
         self.proc = subprocess.Popen(
             args,
             stdout=subprocess.DEVNULL,

@@ -11,13 +11,18 @@ from __future__ import annotations
 import json
 import logging
 import time
+from typing import TYPE_CHECKING, Any
 
 import renderer
-from engine import find_game
+from engine import AnyGame, find_game
 from workers import metrics
-from workers.store import IMAGE_TTL, Store, k_image
+from workers.store import IMAGE_TTL, Store, k_image, k_names
+
+if TYPE_CHECKING:
+    from workers.pipeline import Loaded
 
 log = logging.getLogger(__name__)
+DRAWING_TTL = 10  # seconds one process may hold the drawing of an image (see ``_claim``)
 
 
 def board_png(store: Store, gid: str, version: int | None = None) -> bytes | None:
@@ -42,18 +47,78 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
     cached = store.r.get(key)
     if cached:
         return bytes(cached)
+    if not _claim(store, key):
+        drawn = _drawn_elsewhere(store, key)
+        if drawn is not None:
+            return drawn
     snap = store.snapshot_at(gid, version)
     if snap is None:
         return None
     game = find_game(meta["game"])
-    state = game.load(json.loads(snap))
+    return _draw(store, game, game.load(json.loads(snap)), gid, version, who, seat, store.names(gid))
+
+
+def _claim(store: Store, key: str) -> bool:
+    """Take the drawing of image ``key`` (True), or learn that another process draws it.
+
+    Why: right after a turn is committed, the ``kick`` task's pre-warm and the outbox
+    consumer (woken by the new message at once) both missed the cache and drew the same board
+    (issue 12: a render is the biggest cost of a move). Whoever claims draws; the other waits
+    for the image."""
+    return bool(store.r.set(key + ":drawing", "1", nx=True, ex=DRAWING_TTL))
+
+
+def _drawn_elsewhere(store: Store, key: str) -> bytes | None:
+    """The image another process is drawing, once it is stored (None: it did not come in
+    time, e.g. that process died; the caller draws it then)."""
+    deadline = time.monotonic() + DRAWING_TTL
+    delay = 0.01
+    while time.monotonic() < deadline:
+        time.sleep(delay)
+        pipe = store.r.pipeline(transaction=False)
+        pipe.get(key)
+        pipe.exists(key + ":drawing")
+        png, drawing = pipe.execute()
+        if png:
+            return bytes(png)
+        if not drawing:
+            return None
+        delay = min(delay * 2, 0.1)
+    return None
+
+
+def prewarm(store: Store, loaded: Loaded) -> None:
+    """Draw the public board of a just-loaded game (a posted turn) into the cache, unless it
+    is there: one round trip to look, one to store, no second read of the game.
+
+    Why apart from :func:`board_png`: that one re-reads the meta and the snapshot, which the
+    caller (the ``kick`` task after a move) has just read. The pages that follow the board in
+    a turn post (The Capitals' cities) are drawn next, for the games that have them."""
+    key = k_image(loaded.gid, loaded.version, "public")
+    pipe = store.r.pipeline(transaction=False)
+    pipe.exists(key)
+    pipe.set(key + ":drawing", "1", nx=True, ex=DRAWING_TTL)
+    pipe.hgetall(k_names(loaded.gid))
+    there, mine, raw = pipe.execute()
+    if not there and mine:  # else drawn already, or being drawn by the outbox consumer
+        names = {k.decode(): v.decode() for k, v in raw.items()}
+        _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names)
+    if loaded.game.id in renderer.PAGES:
+        page_pngs(store, loaded.gid, loaded.version)
+
+
+def _draw(
+    store: Store, game: AnyGame, state: Any, gid: str, version: int, who: str, seat: int | None, names: dict[str, str]
+) -> bytes | None:
+    """Render the view of ``seat`` (``None``: the spectator view) and cache it for a while."""
+    key = k_image(gid, version, who)
     view = game.view(state, seat)
     # Who plays each seat (the engine knows only the sides): the board names the players,
     # e.g. the winner on the final board. Seats without a stored name get "".
-    names = store.names(gid)
     if names:
         view["player_names"] = [names.get(str(s), "") for s in range(len(game.seat_names(state)))]
     started = time.perf_counter()
+    png: bytes | None = None
     try:
         png = renderer.render(game.id, view) if seat is None else renderer.render_private(game.id, view)
         metrics.RENDER_SECONDS.labels(game.id, "board" if seat is None else "private").observe(
@@ -62,8 +127,15 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
     except Exception:
         log.exception("rendering the %s image of %s v%s failed", who, gid, version)
         return None
-    if png is not None:
-        store.r.set(key, png, ex=IMAGE_TTL, nx=True)
+    finally:
+        if png is None:  # nothing to wait for: let a later caller try
+            store.r.delete(key + ":drawing")
+    if png is None:
+        return None
+    pipe = store.r.pipeline(transaction=False)
+    pipe.set(key, png, ex=IMAGE_TTL, nx=True)
+    pipe.delete(key + ":drawing")
+    pipe.execute()
     return png
 
 

@@ -72,7 +72,9 @@ def renew_forever(r: redis.Redis, me: str, ttl: float, *, on_lost: object = None
 def hold(url: str, ttl: float) -> None:
     """Take the lease (waiting as a standby while another process holds it), then keep it in
     a daemon thread for the life of the process."""
-    r = redis.Redis.from_url(url, socket_timeout=max(1.0, ttl / 3))
+    from workers import redisconn
+
+    r = redisconn.connect(url, socket_timeout=max(1.0, ttl / 3))
     me = identity()
     acquire(r, me, ttl)
     threading.Thread(target=renew_forever, args=(r, me, ttl), name="agora-beat-lease", daemon=True).start()

@@ -82,9 +82,12 @@ def create(
     )
     pipe.rpush(k_lobby(gid), user)
     pipe.hset(k_names(gid), user, name)
-    pipe.set(k_chat(platform, chat), gid)
-    pipe.sadd(k_user_games(user), gid)
+    pipe.sadd(k_user_games(user, gid), gid)
     pipe.execute()
+    # Decision: the chat index is written after the game's own MULTI (it lives in another hash
+    # slot on a cluster). A crash in between leaves a lobby no chat points at: harmless, and
+    # `new` again makes another.
+    store.r.set(k_chat(platform, chat), gid)
     return gid
 
 
@@ -105,7 +108,7 @@ def join(store: Store, gid: str, user: str, name: str) -> list[Seat]:
     pipe = store.r.pipeline(transaction=True)
     pipe.rpush(k_lobby(gid), user)
     pipe.hset(k_names(gid), user, name)
-    pipe.sadd(k_user_games(user), gid)
+    pipe.sadd(k_user_games(user, gid), gid)
     pipe.execute()
     return lobby(store, gid)
 
@@ -118,7 +121,7 @@ def leave(store: Store, gid: str, user: str) -> list[Seat]:
     _lobby_meta(store, gid)
     pipe = store.r.pipeline(transaction=True)
     pipe.lrem(k_lobby(gid), 0, user)
-    pipe.srem(k_user_games(user), gid)
+    pipe.srem(k_user_games(user, gid), gid)
     pipe.execute()
     return lobby(store, gid)
 
@@ -333,8 +336,9 @@ def add_table(store: Store, gid: str, platform: str, chat: str) -> bool:
     current = store.chat_game(platform, chat)
     if current and current != gid and store.meta(current).get("status") in ACTIVE:
         return False
-    pipe = store.r.pipeline(transaction=True)
-    pipe.hset(k_meta(gid), "tables", " ".join([*tables, here]))
-    pipe.set(k_chat(platform, chat), gid)
-    pipe.execute()
+    # Decision: two writes in two hash slots, the chat index first: a crash in between leaves
+    # the chat acting on the game without its boards, and the same join code again (not yet
+    # a table, already pointing here) completes it. The other order could not be completed.
+    store.r.set(k_chat(platform, chat), gid)
+    store.r.hset(k_meta(gid), "tables", " ".join([*tables, here]))
     return True

@@ -34,8 +34,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-import redis
-
 from workers.embedded import EmbeddedServer
 
 log = logging.getLogger(__name__)
@@ -247,12 +245,12 @@ def local_services(data_dir: Path, *, workers: int = 1, beat: bool = True, persi
 
 def wait_for_worker(url: str, children: list[Child], timeout: float = 30.0) -> None:
     """Block until a worker answers a no-op task (so the first move is not a cold start)."""
+    from workers import redisconn
     from workers.celery_app import app
     from workers.tasks import noop
 
-    app.conf.broker_url = url
-    app.conf.result_backend = url
-    redis.Redis.from_url(url).ping()
+    redisconn.configure_celery(app, url)
+    redisconn.connect(url).ping()
     deadline = time.monotonic() + timeout
     res = noop.delay(1)
     while time.monotonic() < deadline:

@@ -61,8 +61,14 @@ def observe_move(code: str, source: str, seconds: float) -> None:
 class StoreCollector(Collector):
     """Gauges read from Redis at scrape time: queue depth, outbox lag, scheduled games."""
 
-    def __init__(self, redis: Callable[[], Any], platforms: Iterable[str] = ("telegram", "discord", "console")) -> None:
+    def __init__(
+        self,
+        redis: Callable[[], Any],
+        platforms: Iterable[str] = ("telegram", "discord", "console"),
+        broker: Callable[[], Any] | None = None,
+    ) -> None:
         self.redis = redis
+        self.broker = broker or redis  # the Celery queue (another Redis when the store is a cluster)
         self.platforms = tuple(platforms)
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
@@ -71,7 +77,7 @@ class StoreCollector(Collector):
         try:
             r = self.redis()
             depth = GaugeMetricFamily("agora_queue_depth", "Tasks waiting in the Celery queue", labels=["queue"])
-            depth.add_metric(["celery"], float(r.llen("celery")))
+            depth.add_metric(["celery"], float(self.broker().llen("celery")))
             yield depth
             lag = GaugeMetricFamily(
                 "agora_outbox_lag_seconds", "Age of the oldest undelivered outbox message", labels=["platform"]
@@ -81,16 +87,21 @@ class StoreCollector(Collector):
             )
             now_ms = time.time() * 1000
             for platform in self.platforms:
-                stream = st.k_outbox(platform)
-                oldest = _oldest_undelivered(r, stream)
+                # every partition's stream: the lag is the oldest's, the pending count the sum
+                streams = [st.k_outbox_in(platform, part) for part in range(st.PARTITIONS)]
+                stamps = [t for t in (_oldest_undelivered(r, s) for s in streams) if t]
+                oldest = min(stamps) if stamps else None
                 lag.add_metric([platform], max(0.0, (now_ms - oldest) / 1000) if oldest else 0.0)
-                pending.add_metric([platform], float(_pending_count(r, stream)))
+                pending.add_metric([platform], float(sum(_pending_count(r, s) for s in streams)))
             yield lag
             yield pending
             games = GaugeMetricFamily(
                 "agora_scheduled_games", "Games being played with a pending reminder or deadline"
             )
-            games.add_metric([], float(r.zcard(st.K_DEADLINES)))
+            pipe = r.pipeline(transaction=False)
+            for part in range(st.PARTITIONS):
+                pipe.zcard(st.k_deadlines_in(part))
+            games.add_metric([], float(sum(pipe.execute())))
             yield games
         except Exception:
             log.warning("metrics: could not read the store", exc_info=True)
@@ -171,10 +182,17 @@ def wsgi_app(health: Health, registry: CollectorRegistry = REGISTRY) -> Callable
     return app
 
 
-def serve(host: str, port: int, health: Health, *, redis: Callable[[], Any] | None = None) -> WSGIServer:
+def serve(
+    host: str,
+    port: int,
+    health: Health,
+    *,
+    redis: Callable[[], Any] | None = None,
+    broker: Callable[[], Any] | None = None,
+) -> WSGIServer:
     """Start the endpoint in a daemon thread; returns the server (``.server_port``, ``.shutdown()``)."""
     if redis is not None and not getattr(serve, "_collector", None):
-        REGISTRY.register(StoreCollector(redis))
+        REGISTRY.register(StoreCollector(redis, broker=broker))
         serve._collector = True  # type: ignore[attr-defined]
     server = make_server(host, port, wsgi_app(health), server_class=_Server, handler_class=_Quiet)
     threading.Thread(target=server.serve_forever, name="agora-metrics", daemon=True).start()
@@ -192,6 +210,16 @@ def start_from_settings(redis_url: str, *, offset: int = 0) -> WSGIServer | None
     cfg = settings.load()
     if not cfg.agora_metrics_port:
         return None
-    client = redis.Redis.from_url(redis_url, socket_timeout=2)
+    from workers import redisconn
+
+    client = redisconn.connect(redis_url, socket_timeout=2)
+    broker_url, _ = redisconn.broker(redis_url)
+    queue = redis.Redis.from_url(broker_url, socket_timeout=2) if broker_url.startswith("redis") else client
     health = Health(lambda: bool(client.ping()))
-    return serve(cfg.agora_metrics_host, cfg.agora_metrics_port + offset, health, redis=lambda: client)
+    return serve(
+        cfg.agora_metrics_host,
+        cfg.agora_metrics_port + offset,
+        health,
+        redis=lambda: client,
+        broker=lambda: queue,
+    )

@@ -46,6 +46,12 @@ class MoveResult:
     duplicate: bool = False
     events: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
+    # Not sent anywhere: whether the commit left work for the ``kick`` task (an automatic
+    # player to wake, a finished game to archive), whether it posted a turn whose board is to
+    # be drawn, and the game as the move left it (to draw that board without reading it).
+    follow: bool = True
+    board: bool = False
+    after: Any = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -119,7 +125,12 @@ def load(store: Store, gid: str) -> Loaded:
     """
     # One MULTI for meta, snapshot and seats: read apart, a commit landing in between paired
     # the old meta (posted_v, deadline_at, status) with the new state and version.
-    meta, version, snap, seats = store.game_record(gid)
+    return _loaded(gid, store.game_record(gid))
+
+
+def _loaded(gid: str, record: tuple[dict[str, str], int, str | None, dict[int, str]]) -> Loaded:
+    """A :class:`Loaded` from a record read by the store (raises :class:`Rejected`)."""
+    meta, version, snap, seats = record
     if not meta:
         raise Rejected("game/not_found", f"There is no game `{gid}`.")
     if meta.get("status") == "lobby":
@@ -182,15 +193,16 @@ def _submit(
         at_version: timeouts: act only while the game is at this version or its deadline is
             still past; otherwise answer ``pipeline/moved_on`` and change nothing.
     """
-    if idem:
-        prev = store.idem_result(gid, idem)
-        if prev is not None:
-            res = MoveResult.from_json(prev)
-            res.duplicate = True
-            return res
-    for _ in range(MAX_RACES):
+    # The first load also reads the key's stored answer (one round trip): a redelivered or
+    # repeated submission returns it before any engine call.
+    record, prev = store.move_record(gid, idem)
+    if prev is not None:
+        res = MoveResult.from_json(prev)
+        res.duplicate = True
+        return res
+    for attempt in range(MAX_RACES):
         try:
-            loaded = load(store, gid)
+            loaded = _loaded(gid, record) if attempt == 0 else load(store, gid)
         except Rejected as exc:
             return MoveResult(False, exc.code, exc.message)
         if loaded.meta.get("status") == "over":
@@ -303,6 +315,11 @@ def _commit_step(
         return None
     out = MoveResult.from_json(committed.data)
     out.duplicate = committed.status == "dup"
+    after_meta = {**loaded.meta, **meta}
+    out.follow = outcome is not None or any(automatic(after_meta, loaded.seats, s) for s in game.to_move(new_state))
+    out.board = "posted_v" in plan.meta
+    flat = {k: str(v) for k, v in after_meta.items() if v is not None}
+    out.after = Loaded(loaded.gid, flat, game, out.version, new_state, loaded.seats)
     if not out.duplicate and out.version % LOG_CHUNK == 0:
         try:
             store.compact_log(loaded.gid)
@@ -537,20 +554,42 @@ def index_time(
     if flat.get("safety_at"):
         times.append(float(flat["safety_at"]))
     if not flat.get("paused_at"):
-        for seat in sorted(after):
-            if automatic(flat, seats, seat):
-                continue
-            clock = seat_clock(flat, seat, store.user(seats[seat]), now)
-            sent = sent_leads(store, gid, flat.get("turn_v", ""), seat, [k for k, _ in clock.reminders])
+        # Every awaited human's settings in one round trip, then every sent-reminder mark in
+        # one more (7 Wonders awaits up to 7 seats at once: two reads per seat were 14).
+        humans = [s for s in sorted(after) if not automatic(flat, seats, s)]
+        turn_v = flat.get("turn_v", "")
+        clocks = [
+            seat_clock(flat, seat, user, now)
+            for seat, user in zip(humans, store.users([seats[s] for s in humans]), strict=True)
+        ]
+        wanted = [(seat, [k for k, _ in clock.reminders]) for seat, clock in zip(humans, clocks, strict=True)]
+        marks = _sent_marks(store, gid, turn_v, wanted)
+        for clock, sent in zip(clocks, marks, strict=True):
             t = next_due(clock, sent)
             if t is not None:
                 times.append(t)
     return min(times) if times else None
 
 
+def _sent_marks(store: Store, gid: str, turn_v: str, wanted: list[tuple[int, list[str]]]) -> list[set[str]]:
+    """:func:`sent_leads` of several seats in one round trip (none when nothing is asked)."""
+    flat_keys = [(seat, lead) for seat, leads in wanted for lead in leads]
+    if not flat_keys:
+        return [set() for _ in wanted]
+    marks = store.r.mget([k_remind_lead(gid, turn_v, seat, lead) for seat, lead in flat_keys])
+    sent: dict[int, set[str]] = {seat: set() for seat, _ in wanted}
+    for (seat, lead), mark in zip(flat_keys, marks, strict=True):
+        if mark:
+            sent[seat].add(lead)
+    return [sent[seat] for seat, _ in wanted]
+
+
 def k_remind_lead(gid: str, turn_v: str, seat: int, lead: str) -> str:
     """De-duplication of one reminder: one step (``turn_v``), one seat, one lead time."""
-    return f"agora:remind:{gid}:{turn_v}:{seat}:{lead}"
+    from workers.store import partition, tag
+
+    # In the game's partition, so the marks of one seat are read with one MGET on a cluster.
+    return f"{tag(partition(gid))}remind:{gid}:{turn_v}:{seat}:{lead}"
 
 
 def sent_leads(store: Store, gid: str, turn_v: str, seat: int, keys: list[str]) -> set[str]:

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse_many
-from limits.storage import RedisStorage
+from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class CommandLimiter:
         self.chat_limits = parse(chat)
         self.enabled = bool(self.user_limits or self.chat_limits)
         self.limiter = (
-            MovingWindowRateLimiter(RedisStorage(_storage_url(redis_url), key_prefix="agora:rate"))
+            MovingWindowRateLimiter(storage_from_string(_storage_url(redis_url), key_prefix="agora:rate"))
             if self.enabled
             else None
         )
@@ -89,5 +89,14 @@ def slow_down_text(verdict: Verdict) -> str:
 
 
 def _storage_url(redis_url: str) -> str:
-    """The ``limits`` storage scheme for a redis-py URL (``redis://`` and ``rediss://`` as is)."""
-    return redis_url if redis_url.startswith(("redis://", "rediss://", "unix://")) else "redis://" + redis_url
+    """The ``limits`` storage scheme for a store URL: ``redis://``, ``rediss://``, ``unix://``,
+    ``redis+cluster://`` and ``redis+sentinel://`` as is (``limits`` speaks all of them), a plain
+    URL with ``REDIS_CLUSTER=1`` as ``redis+cluster://``."""
+    from workers import redisconn
+
+    if redisconn.is_cluster(redis_url) and redis_url.startswith(("redis://", "rediss://")):
+        scheme, _, rest = redis_url.partition("://")
+        return f"{scheme}+cluster://{rest.split('/', 1)[0]}"
+    if redis_url.startswith(("redis://", "rediss://", "unix://", "redis+", "rediss+")):
+        return redis_url
+    return "redis://" + redis_url

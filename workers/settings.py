@@ -21,9 +21,16 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
-SECRET_FIELDS = ("telegram_token", "telegram_webhook_secret", "discord_token", "redis_url", "redis_password")
+SECRET_FIELDS = (
+    "telegram_token",
+    "telegram_webhook_secret",
+    "discord_token",
+    "redis_url",
+    "redis_password",
+    "agora_broker_url",
+)
 
 
 class SettingsError(ValueError):
@@ -40,6 +47,10 @@ class Settings(BaseModel):
     )
     redis_password: SecretStr = Field(
         SecretStr(""), description="password added to REDIS_URL when the URL has none (deploy files use a secret)"
+    )
+    redis_cluster: bool = Field(False, description="`1`: REDIS_URL is a seed node of a Redis Cluster")
+    agora_broker_url: SecretStr = Field(
+        SecretStr(""), description="Celery's broker when it is not the store's Redis (required with a cluster)"
     )
     telegram_token: SecretStr = Field(SecretStr(""), description="Telegram bot token from @BotFather")
     telegram_api_base: str = Field("", description="another Bot API server (tests, a local Bot API server)")
@@ -87,6 +98,11 @@ class Settings(BaseModel):
         except ValueError:
             raise ValueError("must be limits like `20/10 seconds;120/minute`, or `off`") from None
         return value
+
+    @field_validator("redis_cluster", mode="before")
+    @classmethod
+    def _switch(cls, value: Any) -> Any:
+        return False if isinstance(value, str) and not value.strip() else value
 
     @field_validator("agora_log_level", mode="before")
     @classmethod
@@ -139,6 +155,18 @@ class Settings(BaseModel):
             raise ValueError("must be a URL starting with http://, https://, ws:// or wss://")
         return v
 
+    @model_validator(mode="after")
+    def _broker_for_a_cluster(self) -> Settings:
+        from workers import redisconn
+
+        env = {"REDIS_CLUSTER": "1" if self.redis_cluster else ""}
+        if redisconn.is_cluster(self.secret("redis_url"), env) and not self.secret("agora_broker_url"):
+            raise ValueError(
+                "REDIS_URL names a Redis Cluster, which Celery cannot use as its broker: set AGORA_BROKER_URL "
+                "to a plain Redis or Sentinel URL for the task queue"
+            )
+        return self
+
     # ------------------------------------------------------------ helpers
     def secret(self, name: str) -> str:
         """The plain value of a secret field (only where it is used, never for printing)."""
@@ -166,6 +194,8 @@ class Settings(BaseModel):
             value = getattr(self, name)
             if name == "redis_url":
                 shown = mask_url(self.secret(name)) or "(embedded server)"
+            elif name == "agora_broker_url":
+                shown = mask_url(self.secret(name)) or "(the store's Redis)"
             elif isinstance(value, SecretStr):
                 shown = "set (hidden)" if value.get_secret_value() else "(not set)"
             else:
@@ -226,8 +256,11 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
     except ValidationError as exc:
         lines = []
         for err in exc.errors():
-            var = str(err["loc"][0]).upper() if err["loc"] else "?"
             msg = str(err["msg"]).removeprefix("Value error, ")
+            if not err["loc"]:  # a rule over several variables: its message names them
+                lines.append(msg)
+                continue
+            var = str(err["loc"][0]).upper()
             lines.append(f"{var}={source.get(var, given.get(var.lower(), ''))!r}: {msg}")
         raise SettingsError("Invalid configuration:\n  " + "\n  ".join(lines)) from None
 

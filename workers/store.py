@@ -4,7 +4,11 @@ Why Redis only: active games, logs, deadlines and the outbox must survive restar
 process and be shared by every worker and bot; one store with one atomic commit keeps them
 consistent (ARCHITECTURE.md, "Redis").
 
-Key layout (prefix ``agora:``; ``{gid}`` is a hash tag so one game's keys share a slot):
+Key layout (prefix ``agora:``). ``{pNN}`` is the hash tag of the game's partition
+(:func:`partition`: ``crc32(gid) % 64``): every key one commit touches - the game's own keys,
+its partition's deadline index and outbox streams - shares it, so the commit runs on one node
+of a Redis Cluster (deploy/README.md, "Partitions"). Below, ``g:{gid}:x`` stands for
+``{pNN}:g:<gid>:x``:
 
 ===============================  ======  ===================================================
 key                              type    holds
@@ -40,15 +44,19 @@ key                              type    holds
 ``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
 ``chat:{platform}:{chat}``       string  the game id played in that chat
 ``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
-``u:{user}:games``               set     game ids the user plays in ("my games")
+``{pNN}:u:{user}:games``         set     game ids of the partition the user plays in ("my
+                                         games" is the union over the partitions)
 ``names:{platform}``             hash    lower-case display name -> user key (substitutes)
-``deadlines``                    zset    gid -> unix time of its next reminder or timeout
-                                         (mirrored from meta, rebuildable)
-``remind:{gid}:{tv}:{seat}:{l}`` string  reminder de-duplication per step (``turn_v``),
+``{pNN}:deadlines``              zset    gid -> unix time of its next reminder or timeout
+                                         (mirrored from meta, rebuildable), per partition
+``{pNN}:remind:{gid}:{tv}:..``   string  reminder de-duplication per step (``turn_v``),
                                          seat and lead time (set-if-absent, TTL)
-``outbox:{platform}``            stream  messages to deliver; consumer group ``delivery``
+``{pNN}:outbox:{platform}``      stream  messages to deliver; consumer group ``delivery``
 ``sent:{key}``                   string  message keys already delivered (TTL), no resend
 ``callback:{token}``             string  long button payloads (Telegram's 64-byte limit)
+``layout``                       string  ``2`` once an older store was moved to the partitions
+                                         (workers/layout.py)
+``answers:{box}``                list    move answers for one waiting client (TTL)
 ===============================  ======  ===================================================
 
 All times are UTC unix seconds.
@@ -64,60 +72,88 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 P = "agora:"
 
 
+# Decision: 64 partitions, fixed. Enough to spread over a cluster of up to a few dozen masters
+# (the 64 tags hash to slots all over the range: 20/20/24 on three masters, 3-8 on each of twelve); few enough
+# that a sweep or an outbox read over all of them is one cheap round trip per node. Changing it
+# moves every key (deploy/README.md, "Partitions").
+PARTITIONS = 64
+
+
+def partition(gid: str) -> int:
+    """The partition of a game: its keys, its deadline entry, its outbox messages and its
+    players' index entries live in this partition's hash slot (tag ``{pNN}``)."""
+    return zlib.crc32(gid.encode()) % PARTITIONS
+
+
+def tag(part: int) -> str:
+    """``agora:{p07}:`` - the prefix (with the hash tag) of partition ``part``'s keys."""
+    return f"{P}{{p{part:02d}}}:"
+
+
+def _g(gid: str) -> str:
+    return f"{tag(partition(gid))}g:{gid}:"
+
+
 def k_meta(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:meta"
+    return _g(gid) + "meta"
 
 
 def k_lobby(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:lobby"
+    return _g(gid) + "lobby"
 
 
 def k_seats(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:seats"
+    return _g(gid) + "seats"
 
 
 def k_names(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:names"
+    return _g(gid) + "names"
 
 
 def k_snap(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:snap"
+    return _g(gid) + "snap"
 
 
 def k_log(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:log"
+    return _g(gid) + "log"
 
 
 def k_logz(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:logz"
+    return _g(gid) + "logz"
 
 
 def k_idem(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:idem"
+    return _g(gid) + "idem"
 
 
 def k_logc(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:logc"
+    return _g(gid) + "logc"
 
 
 def k_idemq(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:idemq"
+    return _g(gid) + "idemq"
 
 
 def k_events(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:ev"
+    return _g(gid) + "ev"
 
 
 def k_posted(gid: str, version: int) -> str:
-    return f"{P}g:{{{gid}}}:posted:{version}"
+    return _g(gid) + f"posted:{version}"
 
 
 def k_snapv(gid: str) -> str:
-    return f"{P}g:{{{gid}}}:posted"
+    return _g(gid) + "posted"
+
+
+def gid_of_key(key: str) -> str:
+    """The game id in one of the per-game keys above."""
+    return key.split("}:g:", 1)[1].split(":", 1)[0]
 
 
 def k_image(gid: str, version: int, who: str) -> str:
@@ -132,12 +168,33 @@ def k_user(user: str) -> str:
     return f"{P}u:{user}"
 
 
-def k_user_games(user: str) -> str:
-    return f"{P}u:{user}:games"
+def k_user_games(user: str, gid: str) -> str:
+    """The user's games in ``gid``'s partition (the "my games" index is split by partition,
+    so joining, leaving and substituting write it in the game's own MULTI)."""
+    return k_user_games_in(user, partition(gid))
 
 
-def k_outbox(platform: str) -> str:
-    return f"{P}outbox:{platform}"
+def k_user_games_in(user: str, part: int) -> str:
+    return f"{tag(part)}u:{user}:games"
+
+
+def k_outbox(platform: str, gid: str = "") -> str:
+    """The outbox stream of ``gid``'s partition on ``platform``. Decision: a message about no
+    game (none is written today) goes to partition 0's."""
+    return k_outbox_in(platform, partition(gid) if gid else 0)
+
+
+def k_outbox_in(platform: str, part: int) -> str:
+    return f"{tag(part)}outbox:{platform}"
+
+
+def k_deadlines(gid: str) -> str:
+    """The deadline index of ``gid``'s partition."""
+    return k_deadlines_in(partition(gid))
+
+
+def k_deadlines_in(part: int) -> str:
+    return f"{tag(part)}deadlines"
 
 
 def k_sent(key: str) -> str:
@@ -145,7 +202,12 @@ def k_sent(key: str) -> str:
 
 
 def k_remind(gid: str, version: int, seat: int) -> str:
-    return f"{P}remind:{gid}:{version}:{seat}"
+    return f"{tag(partition(gid))}remind:{gid}:{version}:{seat}"
+
+
+def k_answers(box: str) -> str:
+    """A client's mailbox of move answers (list; the workers push, the client pops)."""
+    return f"{P}answers:{box}"
 
 
 def k_callback(token: str) -> str:
@@ -153,7 +215,6 @@ def k_callback(token: str) -> str:
 
 
 K_SEQ = f"{P}seq:game"
-K_DEADLINES = f"{P}deadlines"
 ARCHIVE_TTL = 7 * 86400
 # Rendered PNGs are a cache for delivery (every table of a turn within seconds) and `board`;
 # they are drawn again from the snapshot when needed later, so they are not kept for long.
@@ -165,6 +226,8 @@ IDEM_KEPT = 24  # idempotency answers kept per game (the newest), see the commit
 # wait per game. Decision: a turn post delivered later than that (a bot down for long) is drawn
 # from the game as it is now.
 POSTED_KEPT = 32
+ANSWER_TTL = 120  # seconds a client's mailbox of move answers outlives its last answer
+TOUCH_MEMO = 300.0  # seconds a user's name and private chat, once written, are not rewritten
 LOG_CHUNK = 24  # live log entries moved into the compressed part at a time
 
 # One atomic commit: version check, idempotency, snapshot, log, events, meta, deadline index
@@ -255,6 +318,13 @@ def _unchunk(blob: bytes | None) -> list[dict[str, Any]]:
     return list(json.loads(zlib.decompress(blob))) if blob else []
 
 
+def _pairs(raw: Any) -> dict[bytes, bytes]:
+    """An HGETALL answer read inside a MULTI: a dict, or (redis-py's cluster transactions skip
+    the reply parsing) the flat field/value list."""
+    if isinstance(raw, dict):
+        return raw
+    return dict(zip(raw[::2], raw[1::2], strict=True))
+
 
 @dataclass(frozen=True, slots=True)
 class Outgoing:
@@ -306,10 +376,35 @@ class Store:
         self.r = client
         self._commit = client.register_script(_COMMIT_LUA)
         self._release = client.register_script(_RELEASE_LUA)
+        self._touched: dict[str, tuple[str, str | None, float]] = {}
 
     @classmethod
     def from_url(cls, url: str) -> Store:
-        return cls(redis.Redis.from_url(url, socket_timeout=10, health_check_interval=30))
+        from workers import redisconn
+
+        return cls(redisconn.connect(url, socket_timeout=10, health_check_interval=30))
+
+    @property
+    def cluster(self) -> bool:
+        """Whether the client is a Redis Cluster client (multi-key reads go slot by slot)."""
+        return isinstance(self.r, RedisCluster)
+
+    def routed(self, key: str) -> dict[str, Any]:
+        """Options that send a pipelined command straight to ``key``'s node on a cluster.
+
+        Why: for commands with "movable" keys (XREADGROUP, EVAL) redis-py's cluster pipeline
+        asks the server for the keys (COMMAND GETKEYS) before every one of them - a round trip
+        each, 64 per outbox read. A redirection after a failover is still followed."""
+        return {"target_nodes": self.r.get_node_from_key(key)} if self.cluster else {}
+
+    def mget(self, keys: Sequence[str]) -> list[bytes | None]:
+        """GET of many keys that may live in different slots (in order; not atomic on a
+        cluster, which no caller needs: each value is read on its own merits)."""
+        if not keys:
+            return []
+        if self.cluster:
+            return list(self.r.mget_nonatomic(list(keys)))
+        return list(self.r.mget(list(keys)))
 
     # ------------------------------------------------------------ games
     def new_game_id(self) -> str:
@@ -341,9 +436,36 @@ class Store:
         pipe.get(k_snap(gid))
         pipe.hgetall(k_seats(gid))
         raw_meta, blob, raw_seats = pipe.execute()
-        meta = {k.decode(): v.decode() for k, v in raw_meta.items()}
-        seats = {int(k): v.decode() for k, v in raw_seats.items()}
+        meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
+        seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
         return meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats
+
+    def move_record(
+        self, gid: str, idem: str
+    ) -> tuple[tuple[dict[str, str], int, str | None, dict[int, str]], dict[str, Any] | None]:
+        """:meth:`game_record` and the stored answer of idempotency key ``idem`` in one MULTI.
+
+        Why: a move used to ask for its key's answer first and then load the game, two round
+        trips where one does (issue 12: load once, commit once)."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hgetall(k_meta(gid))
+        pipe.get(k_snap(gid))
+        pipe.hgetall(k_seats(gid))
+        pipe.hget(k_idem(gid), idem or "-")
+        raw_meta, blob, raw_seats, prev = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
+        seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
+        record = (meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats)
+        return record, (json.loads(unpack_answer(prev)) if prev and idem else None)
+
+    def users(self, users: Sequence[str]) -> list[dict[str, str]]:
+        """The records of several users (``u:{user}``) in one round trip."""
+        if not users:
+            return []
+        pipe = self.r.pipeline(transaction=False)
+        for user in users:
+            pipe.hgetall(k_user(user))
+        return [{k.decode(): v.decode() for k, v in _pairs(raw).items()} for raw in pipe.execute()]
 
     def snapshot(self, gid: str) -> tuple[int, str | None]:
         """(version, canonical dump) read together so they always match."""
@@ -387,7 +509,7 @@ class Store:
         ``chunk`` entries, so undo (which pops the newest) never reaches the compressed part.
         Optimistic: a move committed meanwhile makes it give up until the next time."""
         size = chunk or LOG_CHUNK
-        with self.r.pipeline() as pipe:
+        with self.r.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(k_log(gid), k_logc(gid))
                 if pipe.llen(k_log(gid)) < 2 * size:
@@ -413,7 +535,7 @@ class Store:
         once archived it does nothing); a redelivered late move is still refused as the game is
         over, so the idempotency results are no longer needed after their TTL.
         """
-        with self.r.pipeline() as pipe:
+        with self.r.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(k_meta(gid), k_log(gid), k_logc(gid))
                 if pipe.hget(k_meta(gid), "status") != b"over" or not (
@@ -472,9 +594,9 @@ class Store:
         for o in outgoing:
             m = {"version": 0, **{k: v for k, v in o.message.items() if k != "version"}}
             msgs.append(json.dumps(m, separators=(",", ":")))
-        keys = [k_meta(gid), k_snap(gid), k_log(gid), k_idem(gid), k_events(gid), K_DEADLINES]
+        keys = [k_meta(gid), k_snap(gid), k_log(gid), k_idem(gid), k_events(gid), k_deadlines(gid)]
         keys += [k_snapv(gid), k_idemq(gid)]
-        keys += [k_outbox(o.platform) for o in outgoing]
+        keys += [k_outbox(o.platform, gid) for o in outgoing]
         args = [
             expected,
             idem,
@@ -496,6 +618,18 @@ class Store:
         status, payload = self._commit(keys=keys, args=args)
         return CommitResult(status.decode(), unpack_answer(payload) if status in (b"ok", b"dup") else payload.decode())
 
+    def post_answer(self, box: str, rid: str, answer: Mapping[str, Any]) -> None:
+        """Push a move's answer to the mailbox of the client that awaits it, in one round trip.
+
+        Why not Celery's result store: that cost the worker a read and a write and the client
+        a subscribe, a read and an unsubscribe per move; a client drains its one mailbox with
+        a single blocking pop per answer. The list expires: a client that went away leaves
+        no garbage behind."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.rpush(k_answers(box), json.dumps({"id": rid, "answer": answer}, separators=(",", ":")))
+        pipe.expire(k_answers(box), ANSWER_TTL)
+        pipe.execute()
+
     # --------------------------------------------------- chats and users
     def chat_game(self, platform: str, chat: str) -> str | None:
         raw = self.r.get(k_chat(platform, chat))
@@ -506,10 +640,33 @@ class Store:
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     def user_games(self, user: str) -> list[str]:
-        return sorted(x.decode() for x in self.r.smembers(k_user_games(user)))
+        """The games ``user`` plays or waits in: the union of the partitions' index sets (one
+        pipelined round trip per node; "my games" is asked rarely, moves never need it)."""
+        pipe = self.r.pipeline(transaction=False)
+        for part in range(PARTITIONS):
+            pipe.smembers(k_user_games_in(user, part))
+        return sorted({x.decode() for members in pipe.execute() for x in members})
 
     def touch_user(self, user: str, name: str, dm: str | None = None) -> None:
-        pipe = self.r.pipeline()
+        """Record a user's display name (and private chat), as seen on their latest command.
+
+        Why a memo: every command touched the user, one write round trip each although the
+        name hardly ever changes. The same values written by this process within
+        ``TOUCH_MEMO`` seconds are not written again (issue 12: a move's round trips).
+        Decision: a name changed back and forth between two adapter processes of one
+        platform may show the older one for up to that long."""
+        now = time.monotonic()
+        seen = self._touched.get(user)
+        if seen is not None and seen[0] == name and seen[1] == dm and now - seen[2] < TOUCH_MEMO:
+            return
+        if len(self._touched) > 50_000:
+            self._touched.clear()
+        self._write_user(user, name, dm)
+        self._touched[user] = (name, dm, now)
+
+    def _write_user(self, user: str, name: str, dm: str | None) -> None:
+        # Not a MULTI: the user hash and the platform's name index live in different slots.
+        pipe = self.r.pipeline(transaction=False)
         pipe.hset(k_user(user), "name", name)
         # name -> user key per platform, so `substitute @name` can find a player by name
         pipe.hset(f"{P}names:{user.partition(':')[0]}", name.strip().lower(), user)

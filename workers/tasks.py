@@ -30,10 +30,10 @@ _store: Store | None = None
 
 
 def store() -> Store:
-    """One store per worker process, built from the broker URL."""
+    """One store per worker process, built from the store URL (the broker's when unset)."""
     global _store
     if _store is None:
-        _store = Store.from_url(str(app.conf.broker_url))
+        _store = Store.from_url(str(app.conf.get("agora_store_url") or app.conf.broker_url))
     return _store
 
 
@@ -59,7 +59,29 @@ def follow_up(loaded: Loaded, result: MoveResult) -> None:
     follow-up tasks competing for the same worker)."""
     if os.environ.get("AGORA_SKIP_KICK"):
         return
-    _kick_later(loaded.gid)
+    # Only when there is something to do (an automatic player to wake, a finished game to
+    # archive): a kick for a plain step cost a task and five round trips. A posted turn's
+    # board is drawn by the task itself once the mover has the answer (``draw_board``).
+    if result.follow:
+        _kick_later(loaded.gid)
+
+
+def draw_board(st: Store, result: MoveResult) -> None:
+    """Draw the board of a turn the move posted, right after its commit (and its answer), in
+    this worker: no second task, no second read of the game. The outbox consumer waits for it
+    instead of drawing it again (``images`` claims the drawing); if the consumer got there
+    first, the claim fails here and nothing is drawn twice. Never raises: the consumer draws
+    the board itself when this fails."""
+    if not result.ok or result.duplicate or not result.board or result.after is None:
+        return
+    if os.environ.get("AGORA_SKIP_KICK"):
+        return
+    try:
+        images.prewarm(st, result.after)
+    except TRANSIENT:
+        log.warning("could not draw the board of %s now; its delivery draws it", result.after.gid)
+    except Exception:
+        log.exception("drawing the board of %s failed", result.after.gid)
 
 
 def _kick_later(gid: str) -> None:
@@ -76,20 +98,35 @@ def _kick_later(gid: str) -> None:
 
 
 @app.task(name="agora.move", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
-def move(gid: str, user: str, text: str, idem: str) -> dict[str, Any]:
+def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str = "") -> dict[str, Any]:
     """A player's move as typed text (or a pressed button's notation).
 
     A duplicate (the key was already committed: a redelivery after a crash between the commit
     and the acknowledgement) kicks the game again: the first run may have died before its
     follow-ups were sent, and ``kick`` is idempotent (it re-checks the version).
+    With ``reply_to`` the answer goes to that client's mailbox as ``rid`` (see
+    ``Store.post_answer``; such moves are sent without a Celery result).
     """
     st = store()
     earlier = _applied_before(st, gid, idem)
     if earlier is not None:
+        if reply_to:
+            st.post_answer(reply_to, rid, earlier.to_json())
         return earlier.to_json()
-    result = pipeline.submit(
-        st, gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
-    )
+    try:
+        result = pipeline.submit(
+            st, gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
+        )
+    except TRANSIENT:
+        raise  # retried: the retry answers
+    except Exception:
+        if reply_to:
+            failed = MoveResult(False, "internal", "Something went wrong on our side; your move was not applied.")
+            st.post_answer(reply_to, rid, failed.to_json())
+        raise
+    if reply_to:
+        st.post_answer(reply_to, rid, result.to_json())
+    draw_board(st, result)
     if result.duplicate and result.ok and not os.environ.get("AGORA_SKIP_KICK"):
         _kick_later(gid)
     if result.ok and not result.duplicate:
@@ -141,16 +178,15 @@ def kick(gid: str) -> None:
         loaded = pipeline.load(st, gid)
     except Rejected:
         return
+    if loaded.meta.get("status") == "active":
+        for seat in sorted(loaded.game.to_move(loaded.state)):
+            if loaded.automatic(seat):
+                auto.delay(gid, seat, loaded.version)
     if loaded.meta.get("posted_v") == str(loaded.version):
-        render.delay(gid, loaded.version)
+        # Drawn here, from the state just read (a render task re-read it all and cost a task).
+        images.prewarm(st, loaded)
     if loaded.meta.get("status") == "over":
         st.archive(gid)
-        return
-    if loaded.meta.get("status") != "active":
-        return
-    for seat in sorted(loaded.game.to_move(loaded.state)):
-        if loaded.automatic(seat):
-            auto.delay(gid, seat, loaded.version)
 
 
 @app.task(name="agora.auto", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)
@@ -169,7 +205,8 @@ def auto(gid: str, seat: int, version: int) -> None:
     seed = zlib.crc32(f"{gid}:{version}:{seat}".encode())
     action = game.auto_action(loaded.state, seat, seed)
     text = game.notation(loaded.state, seat, action)
-    pipeline.submit(st, gid, text=text, idem=f"auto:{version}:{seat}", seat=seat, source="auto", after_commit=follow_up)
+    idem = f"auto:{version}:{seat}"
+    draw_board(st, pipeline.submit(st, gid, text=text, idem=idem, seat=seat, source="auto", after_commit=follow_up))
 
 
 @app.task(name="agora.render", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3, ignore_result=True)
@@ -188,7 +225,7 @@ def timeout(gid: str, seat: int, text: str, idem: str) -> None:
     seats of a simultaneous step): a late or redelivered timeout must not play for a player
     who has moved since and has a fresh deadline.
     """
-    pipeline.submit(
+    result = pipeline.submit(
         store(),
         gid,
         text=text,
@@ -198,6 +235,7 @@ def timeout(gid: str, seat: int, text: str, idem: str) -> None:
         after_commit=follow_up,
         at_version=deadlines.version_of_key(idem),
     )
+    draw_board(store(), result)
 
 
 @app.task(name="agora.sweep", ignore_result=True)

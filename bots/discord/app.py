@@ -152,6 +152,7 @@ async def stop(bot: discord.Client, *, timeout: float = 10.0) -> None:
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(parts.connection, timeout)
         parts.connection = None
+    await parts.client.answers.aclose()  # the reader of move answers
     parts.pool.shutdown(wait=False, cancel_futures=True)
 
 

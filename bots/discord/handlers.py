@@ -95,7 +95,7 @@ class Handlers:
             note = ""
             if word == "new":
                 ctx, text, note = await self._maybe_thread(interaction, ctx, text)
-            reply = await self.sender.io(self.client.command, ctx, text)
+            reply = await self.client.command_async(ctx, text, self.sender.io)
             if note and reply and all(p.ok for p in reply):
                 reply[0].text = f"{reply[0].text}\n{note}"
             await self.show(interaction, reply, ephemeral=private_cmd or ctx.private)
@@ -207,7 +207,7 @@ class Handlers:
     async def _press(self, interaction: discord.Interaction[Any], gid: str, seat: int, token: str) -> None:
         ctx = make_context(interaction)
         expired = [Part(ok=False, code="button/expired")]
-        reply = await self.sender.io(self.client.press, ctx, token) if token else expired
+        reply = await self.client.press_async(ctx, token, self.sender.io) if token else expired
         first = reply[0] if reply else Part()
         if not first.ok:
             if first.code == "auth/not_your_button":

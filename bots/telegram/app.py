@@ -181,6 +181,7 @@ async def stop(app: Application, *, timeout: float = 10.0) -> None:  # type: ign
             log.warning("outbox delivery did not stop in %.0f s; cancelled (unsent entries stay pending)", timeout)
         parts.delivery_task = None
     await app.shutdown()
+    await parts.client.answers.aclose()  # the reader of move answers
     parts.pool.shutdown(wait=False, cancel_futures=True)
 
 

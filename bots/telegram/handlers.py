@@ -150,7 +150,7 @@ class Handlers:
             payload = text.split(maxsplit=1)[1] if " " in text else ""
             reply = await self.sender.io(self.client.connect, ctx, payload)
         else:
-            reply = await self.sender.io(self.client.command, ctx, text)
+            reply = await self.client.command_async(ctx, text, self.sender.io)
         if word in REACT_ONLY and not ctx.private and reply and all(p.ok for p in reply):
             # The board photo with its caption is the one message of this turn; the typed
             # move only gets a reaction, and private parts still go to the private chat.
@@ -212,7 +212,7 @@ class Handlers:
     async def _press(
         self, ctx: Context, query: CallbackQuery, message_id: int, answer: Callable[[str], Awaitable[bool]]
     ) -> None:
-        reply = await self.sender.io(self.client.press, ctx, query.data or "")
+        reply = await self.client.press_async(ctx, query.data or "", self.sender.io)
         first = reply[0] if reply else Part()
         if not first.ok:
             if not await answer(first.text):

@@ -40,7 +40,7 @@ HELP = """The Capitals — each round has five phases:
   cell around a construction marker, next to a tile of the same type (breaking either rule
   costs 2 prestige). Cells are named like a chess board; your Hotel is on m13:
     `build market n12` (also `build market 1 -1`, the x y coordinates). A tile is named by
-    the first word(s) of its name as `moves` shows them (`build king m12` for the King George
+    the first words of its name as `moves` shows them (`build king m12` for the King George
     Mansion), any unique beginning of that, or its whole name.
   Tourism: automatic — the Highest Culture city takes tourists.
   Execution: activate tiles with energy cubes from your station; a tile costs 1 more than the

@@ -18,6 +18,9 @@ Notation (matched leniently by :mod:`engine.core.notation`; cities by name, spac
 * ``civic athens`` / ``civic athens 2`` (``voting``: no action, 1 mood token)
 * ``done`` (close a Move or Civic Improvement action), ``end`` (end the turn)
 * ``taxes``, ``liberties``, ``cartography``, ``absolute``, ``forced``, ``theater culture``/``theater mood``
+* cards: ``play leadership`` (an action card by name; ``play great-artist`` for a great person),
+  ``choose athens`` (a choice a card or event asks for), ``claim wealth`` / ``claim none``
+  (status-phase objectives)
 * choices: ``orient base``/``orient turned``, ``barbarians g3``, ``anchor d5``,
   ``income food 2 gold 1``, ``raze sparta``/``no raze``, ``first blue``, ``reserve pyramids``
 * influence, wonders, trading (:mod:`engine.clash.culture`): ``influence athens sparta temple``
@@ -60,6 +63,10 @@ VERBS = (
     "no",
     "first",
     "reserve",
+    "play",
+    "choose",
+    "claim",
+    "takeover",
     "influence",
     "boost",
     "wonder",
@@ -74,6 +81,7 @@ VERBS = (
     "attack",
     "continue",
     "retreat",
+    "stop",
     "siege",
     "refugee",
     "fanatic",

@@ -21,7 +21,7 @@ from typing import Any
 from engine.clash.actions import Action
 from engine.clash.board import distances_from, is_land
 from engine.clash.combat import great_wall_owner, remove_unit, sentence, turn_key
-from engine.clash.combat_rounds import card_options, fighting_units, roll_round
+from engine.clash.combat_rounds import card_options, describe_notes, fighting_units, roll_round
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.state import BARBARIAN, MOODS, City, State, Unit
 from engine.core.events import Event, public
@@ -235,7 +235,7 @@ def run_attack(state: State) -> list[str]:
         lines.append(
             f"the Barbarians (rolled by {roller}) roll {', '.join(map(str, a.dice))}: {count(a.hits, 'hit')}; "
             f"{TABLES.colours[seat]} rolls {', '.join(map(str, d.dice)) or 'no dice'}"
-            + (f" with {join_words(d.notes)}" if d.notes else "")
+            + (f" with {describe_notes(b, d.notes)}" if d.notes else "")
             + f": {count(d.hits, 'hit')}"
         )
         b["step"] = "losses"
@@ -278,6 +278,7 @@ def take_losses(state: State, losses: tuple[str, ...]) -> list[str]:
     city = state.city_at(str(b["space"]))
     assert city is not None
     lines: list[str] = []
+    lost_units = []
     for kind in ("army", "settler"):
         n = losses.count(kind)
         pool = sorted(
@@ -287,7 +288,9 @@ def take_losses(state: State, losses: tuple[str, ...]) -> list[str]:
         for u in pool[:n]:
             remove_unit(state, u)
         if n:
-            lines.append(f"{TABLES.colours[seat]} loses {count(n, kind)}")
+            lost_units.append(count(n, kind))
+    if lost_units:
+        lines.append(f"{TABLES.colours[seat]} loses {join_words(lost_units)}")
     pieces = [x for x in losses if x not in ("army", "settler", "destroyed")]
     for piece in pieces:
         del city.pieces[piece]

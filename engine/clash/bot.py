@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from engine.clash.actions import Action
 from engine.clash.board import distance, neighbours, revealed, terrain
-from engine.clash.bot_combat import approach_score, attack_score, combat_choice, threatened, wants_armies
+from engine.clash.bot_combat import (
+    approach_score,
+    attack_score,
+    combat_choice,
+    leaves_open,
+    threatened,
+    wants_armies,
+)
 from engine.clash.bot_culture import SCORED as CULTURE_SCORED
 from engine.clash.bot_culture import advance_score, resource_wants, saving_for_wonder
 from engine.clash.bot_culture import score as culture_score
@@ -118,6 +125,8 @@ def score(state: State, seat: int, a: Action) -> float:
         closer = approach_score(state, seat, a)
         if closer:
             return closer
+    if k == "move" and leaves_open(state, seat, a):
+        return 0  # never walk the last army out of a city a foreign army could take (play-test)
     if k == "move":
         if a.items[0].startswith("ship"):
             return 30 if not revealed(state, a.to) else 8
@@ -141,6 +150,14 @@ def score(state: State, seat: int, a: Action) -> float:
         return a.n
     if k in ("taxes", "liberties", "cartography"):
         return 35
+    if k in ("play", "great"):
+        from engine.clash.card_bot import play_score
+
+        return play_score(a, state, seat)
+    if k == "takeover":
+        from engine.clash.card_bot import takeover_score
+
+        return takeover_score(state, seat, a)
     if k in CULTURE_SCORED:
         return culture_score(state, seat, a)
     if k == "theater":
@@ -166,6 +183,14 @@ def auto_action(state: State, seat: int, seed: int) -> Action:
         return max(actions, key=lambda a: (pick(a), -actions.index(a)))
     if state.pending and state.pending["kind"] == "first":
         return Action("first", n=seat)
+    if state.pending and state.pending["kind"] == "card":
+        from engine.clash.card_bot import choose
+
+        return choose(state, seat, actions)
+    if state.pending and state.pending["kind"] == "combat_card":
+        from engine.clash.card_bot import combat_card
+
+        return combat_card(state, seat, actions)
     if state.pending and state.pending["kind"] in COMBAT_KINDS:
         return combat_choice(state, seat, actions)
     scored = [(score(state, seat, a), a) for a in actions]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.clash.board import reveal
+from engine.clash.cards_data import DECKS
 from engine.clash.cities import add_unit, city_named
 from engine.clash.data import TABLES
 from engine.clash.game import ClashGame
@@ -32,6 +33,14 @@ class Position:
     def __init__(self, players: int = 2, seed: int = 1, **options: bool) -> None:
         self.state: State = GAME.new_game(seed, players, options)
         self.events: list[Event] = []
+        # Positions start with empty hands (the dealt cards go back under their decks), so a
+        # rules test meets no card it did not ask for; ``hand`` and ``goals`` give cards.
+        d = self.state.decks
+        for seat in range(players):
+            d["action"].extend(d["hands"][seat])
+            d["objective"].extend(d["goals"][seat])
+            d["hands"][seat] = []
+            d["goals"][seat] = []
 
     # ----------------------------------------------------------------- map
     def tile(self, slot: str, tile: str, *, revealed: bool = False, rotated: bool = False) -> Position:
@@ -183,6 +192,46 @@ class Position:
         s.active = seat
         clear_turn_flags(s, seat)
         self.events.extend(start_turn(s))
+        if s.decks:
+            from engine.clash.action_cards import new_turn, turn_key
+
+            s.decks["turn_key"] = turn_key(s)
+            new_turn(s)
+        return self
+
+    # -------------------------------------------------------------- cards
+    def hand(self, seat: int, *effects: str) -> Position:
+        """Give ``seat`` action cards by effect (``leadership``), taken from wherever they are;
+        the hand is emptied first."""
+        d = self.state.decks
+        for c in d["hands"][seat]:
+            d["action"].append(c)
+        d["hands"][seat] = []
+        for effect in effects:
+            card = next(c for c in d["action"] if DECKS.actions[c].effect == effect)
+            d["action"].remove(card)
+            d["hands"][seat].append(card)
+        return self
+
+    def goals(self, seat: int, *cards: str) -> Position:
+        """Give ``seat`` exactly these objective cards (``obj07``), taken from wherever they are."""
+        d = self.state.decks
+        for s in range(self.state.players):
+            for c in list(d["goals"][s]):
+                if c in cards or s == seat:
+                    d["goals"][s].remove(c)
+                    d["objective"].append(c)
+        for c in cards:
+            d["objective"].remove(c)
+            d["goals"][seat].append(c)
+        return self
+
+    def next_events(self, *cards: str) -> Position:
+        """Put these event cards (``evt03``) on top of the event deck, in this order."""
+        d = self.state.decks
+        for c in cards:
+            (d["event"] if c in d["event"] else d["event_discard"]).remove(c)
+        d["event"][0:0] = list(cards)
         return self
 
     # -------------------------------------------------------------- play

@@ -158,6 +158,13 @@ def found(state: State, seat: int, space: str) -> City:
 
 
 # ------------------------------------------------------------------ collect
+def port_works(state: State, city: City) -> bool:
+    """The city's Port gives its powers (building Ships, Gold or a mood token from the sea) only
+    to an owner with Fishing, the Port's advance: a Port taken by capture does nothing for a
+    captor without Fishing, though it still counts for size and points (rules 5.3, 10.8)."""
+    return "port" in city.pieces and city.owner >= 0 and "fishing" in state.pl[city.owner].advances
+
+
 def _yields(p: Player, ter: str, port: bool) -> tuple[str, ...]:
     adv = p.advances
     if ter == "fertile":
@@ -178,7 +185,7 @@ def collect_spaces(
 ) -> list[tuple[str, tuple[str, ...]]]:
     """Usable spaces with what each may yield (rules 8.3.1, D-24)."""
     p = state.pl[seat]
-    port = "port" in city.pieces
+    port = port_works(state, city)
     cands = {city.space, *neighbours(state, city.space)}
     if husbandry:
         for h, d in distances_from(state, city.space, 2).items():
@@ -276,7 +283,7 @@ def build_options(state: State, seat: int, city: City) -> list[tuple[tuple[str, 
     e = effective_size(state, city)
     max_s = min(e, LIMITS["settler"] - units_of(state, seat, "settler"))
     max_a = min(e, LIMITS["army"] - units_of(state, seat, "army"), LIMITS["stack"] - armies_on(state, city.space, seat))
-    max_h = min(e, LIMITS["ship"] - units_of(state, seat, "ship")) if "port" in city.pieces and city.port_space else 0
+    max_h = min(e, LIMITS["ship"] - units_of(state, seat, "ship")) if port_works(state, city) and city.port_space else 0
     # A Build onto a foreign ship starts a naval battle the builder cannot stop (D-15); see
     # :func:`engine.clash.combat.battle_after_build`.
     out = []

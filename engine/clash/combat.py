@@ -18,10 +18,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine.clash.capture import after_battle, open_next
-from engine.clash.combat_rounds import after_round_cards, card_options, fighting_units, has_fortress, roll_round
+from engine.clash.combat_rounds import (
+    after_round_cards,
+    card_options,
+    describe_notes,
+    fighting_units,
+    has_fortress,
+    roll_round,
+)
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.state import BARBARIAN, State, Unit
-from engine.core.text import count, join_words
+from engine.core.text import count
 
 
 def name(seat: int) -> str:
@@ -53,6 +60,10 @@ def attack_refusal(state: State, seat: int, dest: str, units: list[Unit], items:
     for kind in ("army", "settler"):
         if sum(1 for u in fresh if u.kind == kind) < items.count(kind):
             return "Units that entered a Forest this turn may move on, but not into a battle."
+    from engine.clash.decks import truce_forbids
+
+    if truce_forbids(state, seat, defender_of(state, dest, seat)):
+        return "Negotiations: you may not attack that player this turn."
     city = state.city_at(dest)
     if city is not None and city.owner >= 0 and city.owner != seat:
         p = state.pl[seat]
@@ -64,8 +75,13 @@ def attack_refusal(state: State, seat: int, dest: str, units: list[Unit], items:
 
 
 def ship_attack_allowed(state: State, seat: int, dest: str) -> bool:
-    """Ships may attack foreign Ships on a Sea space (rules 10.1)."""
-    return any(u.space == dest and u.owner != seat and u.kind == "ship" for u in state.units)
+    """Ships may attack foreign Ships on a Sea space (rules 10.1), unless Negotiations forbid it."""
+    from engine.clash.decks import truce_forbids
+
+    return any(
+        u.space == dest and u.owner != seat and u.kind == "ship" and not truce_forbids(state, seat, u.owner)
+        for u in state.units
+    )
 
 
 # ------------------------------------------------------------------ starting
@@ -224,7 +240,7 @@ def _round(state: State) -> str:
     for side in ("attacker", "defender"):
         r = res[side]
         dice = ", ".join(str(d) for d in r.dice)
-        extra = f" with {join_words(r.notes)}" if r.notes else ""
+        extra = f" with {describe_notes(b, r.notes)}" if r.notes else ""
         roller = name(int(b[side]))
         if int(b[side]) == BARBARIAN:
             roller += f" (rolled by {name(state.left_of(int(b['attacker' if side == 'defender' else 'defender'])))})"
@@ -301,6 +317,12 @@ def end_battle(state: State, winner: str) -> list[str]:
     for u in state.units:
         if u.id in ids:
             u.fought = True
+    if winner == "attacker":
+        lines.append(f"{name(seat)} wins the battle" if b["rounds"] else f"{name(seat)} meets no resistance")
+    elif winner == "defender":
+        lines.append(f"{name(defender)} wins the battle")
+    else:
+        lines.append("both sides are wiped out")
     if b["kind"] == "land":
         if winner in ("defender", "none"):
             for u in [u for u in state.units if u.id in ids]:
@@ -310,16 +332,7 @@ def end_battle(state: State, winner: str) -> list[str]:
             for u in settlers:
                 remove_unit(state, u)
             if settlers:
-                lines.append(
-                    f"{count(len(settlers), 'settler')} of {name(defender)} "
-                    + ("is destroyed" if len(settlers) == 1 else "are destroyed")
-                )
-    if winner == "attacker":
-        lines.append(f"{name(seat)} wins the battle" if b["rounds"] else f"{name(seat)} meets no resistance")
-    elif winner == "defender":
-        lines.append(f"{name(defender)} wins the battle")
-    else:
-        lines.append("both sides are wiped out")
+                lines.append(f"{name(defender)} loses {count(len(settlers), 'settler')}")
     more, queue = after_battle(state, b, winner)
     lines.extend(more)
     return lines + _close(state, winner, queue)

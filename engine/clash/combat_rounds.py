@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from engine.clash.actions import Action
 from engine.clash.state import BARBARIAN, State, Unit
+from engine.core.text import join_words
 
 SIDES = ("attacker", "defender")
 
@@ -229,3 +230,18 @@ def roll_round(state: State, battle: dict[str, Any]) -> dict[str, RoundResult]:
             hits = min(hits, len(units[enemy]))
         out[side] = RoundResult(dice, cv, hits, mods[side].notes)
     return out
+
+
+def describe_notes(battle: dict[str, Any], notes: list[str]) -> str:
+    """The modifiers of one side's roll as the chat tells them, each with what it did, so that
+    "rolls 6, 2 with War Ships: 0 hits" does not read as War Ships making hits (play-test).
+    Unknown notes (a card's name) are told as they are."""
+    siege = battle.get("siege", [])
+    fortress = [w for w, paid in (("+1 die", "wood"), ("cancels 1 enemy hit", "ore")) if paid not in siege]
+    told = {
+        "fortress": f"the Fortress ({' and '.join(fortress)})" if fortress else "the Fortress (undone by Siegecraft)",
+        "Steel Weapons": "Steel Weapons (+1 hit)",
+        "War Ships": "War Ships (cancels 1 enemy hit)",
+        "Fanaticism": "Fanaticism (+2)",
+    }
+    return join_words([told.get(n, n) for n in notes])

@@ -102,7 +102,8 @@ def text(state: State, seat: int, a: Action, city: str, target: str) -> str:
 
         return f"trade {TABLES.colours[a.n].lower()}"
     if k in ("give", "get"):
-        word = {"mood": "mood", "culture": "culture"}.get(a.name, a.name)
+        # "get 1 idea", "get 2 ideas": the parser reads either form.
+        word = "idea" if a.name == "ideas" and a.n == 1 else a.name
         return f"{k} {a.n} {word}"
     if k == "boost":
         return f"boost {a.n}"

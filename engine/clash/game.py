@@ -12,9 +12,11 @@ from typing import Any
 
 from engine.clash import bot
 from engine.clash.actions import VERBS, Action
+from engine.clash.cards import after_action, hidden_view, private_summary, secret_choice, snapshot
 from engine.clash.combat_choices import COMBAT_KINDS, timeout_choice, waiting_text
 from engine.clash.culture import WAITING as CULTURE_WAITING
 from engine.clash.data import RESOURCES, TABLES
+from engine.clash.decks import init_decks
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
 from engine.clash.notation import forms, normalize_typed, text
 from engine.clash.scoring import halves, outcome, show
@@ -54,9 +56,12 @@ Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze s
 `absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
 (the 7-round track with an end roll in the last five turns), wonderful_end (a wonder built in the
 last five turns of the 7-round track ends the game after that round).
+Cards: `play leadership` plays an action card (`hand` shows yours, privately); `choose <option>`
+answers what an event or card asks; `claim wealth` / `claim none` declares objectives in the status
+phase. Options: no_events / optional_events (events apply only their symbol / may be declined).
 Battles: moving army units into foreign units or a foreign city attacks (`attack b3 c3 army army`
 or `move b3 c3 army army`; ships: `move ship1 e6`). After each round the attacker types `continue`
-or `retreat`; other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,
+or `retreat` (`stop`); other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,
 `raze camp`, `lose army temple`, `target g3 athens`, `reinforce g3`."""
 
 GROUPS = {
@@ -69,6 +74,10 @@ GROUPS = {
     "civic": "civic improvement",
     "done": "turn",
     "end": "turn",
+    "play": "cards",
+    "choose": "choices",
+    "claim": "objectives",
+    "takeover": "cultural influence",
     "influence": "cultural influence",
     "wonder": "wonders",
     "gardens": "wonders",
@@ -93,7 +102,7 @@ class ClashGame(Game[State, Action]):
         max_players=4,
         summary=SUMMARY,
         simultaneous=False,
-        hidden_information=False,
+        hidden_information=True,
         chance=True,
         options_help=OPTION_HELP,
     )
@@ -102,6 +111,7 @@ class ClashGame(Game[State, Action]):
     def new_game(self, seed: int, players: int, options: Mapping[str, Any] | None = None) -> State:
         """A fresh game with the first player's turn started."""
         state = initial_state(seed, players, options)
+        init_decks(state, seed)
         start_turn(state)
         return state
 
@@ -128,7 +138,10 @@ class ClashGame(Game[State, Action]):
     def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
         from engine.clash.turns import apply_action
 
-        return apply_action(state, seat, action)
+        before = snapshot(state)
+        events = apply_action(state, seat, action)
+        events.extend(after_action(state, seat, action, before))
+        return events
 
     def outcome(self, state: State) -> Outcome | None:
         """The result once the game has ended."""
@@ -141,8 +154,11 @@ class ClashGame(Game[State, Action]):
     def reveals_hidden(self, before: State, after: State, seat: Seat, action: Action) -> bool:
         """Revealing a face-down region (also for turning it) or a wonder card shows what nobody knew."""
         turning = after.pending.get("kind") == "orient" and before.pending != after.pending
+        decks = ("event", "action", "objective", "event_discard", "objective_discard")
+        drew = bool(before.decks) and any(len(before.decks[k]) != len(after.decks[k]) for k in decks)
         return (
             turning
+            or drew
             or sum(s.revealed for s in after.slots) != sum(s.revealed for s in before.slots)
             or len(after.revealed_wonders) != len(before.revealed_wonders)
         )
@@ -207,8 +223,23 @@ class ClashGame(Game[State, Action]):
         return state.players
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        """See :mod:`engine.clash.view`."""
-        return build_view(state, seat)
+        """See :mod:`engine.clash.view`; the cards of ``seat``'s hands only in its own view."""
+        view = build_view(state, seat) | hidden_view(state, seat)
+        for p, counts in zip(view["players"], view.get("card_counts", []), strict=False):
+            p["action_cards"] = counts["actions"]
+            p["objective_cards"] = counts["objectives"]
+            p["objectives_done"] = len(state.decks["done"][p["seat"]])
+        return view
+
+    def private_summary(self, state: State, seat: Seat) -> str:
+        """The seat's action and objective cards."""
+        return private_summary(state, seat)
+
+    def private_action(self, state: State, seat: Seat, action: Action) -> bool:
+        """Card plays, objective claims and choices naming hidden cards are offered only in
+        private; map actions stay public so a turn can be played in the group."""
+        hidden = action.kind in ("play", "great") or (action.kind == "tactic" and action.name != "trojan_horse")
+        return hidden or (action.kind == "choose" and secret_choice(state))
 
     def status(self, state: State, seat: Seat | None = None) -> str:
         """Round, turn, who is awaited and for what."""
@@ -230,6 +261,8 @@ class ClashGame(Game[State, Action]):
                 "reserve": "to reserve a wonder with Monuments",
                 **CULTURE_WAITING,
             }
+            if state.pending["kind"] == "card":
+                what["card"] = "to " + str(state.pending.get("prompt", "make a choice")).split(":")[0]
             asked = what.get(state.pending["kind"], "") or waiting_text(state)
             text = f"Round {state.round}: waiting for {who} {asked}."
             if state.pending["kind"] == "trade":

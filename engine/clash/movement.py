@@ -445,9 +445,11 @@ def finish_orientation(state: State, rotated: bool) -> list[str]:
                 "slot": slot.id,
             }
             return lines
-    else:
+    elif pend["mode"] != "card":  # "card": explored by a card, no unit moves
         lines.append("the ship returns to where it started")
-    lines.extend(barbarians_from_exploration(state, seat, slot.id, pend["dest"] if pend["mode"] == "land" else ""))
+    lines.extend(
+        barbarians_from_exploration(state, seat, slot.id, pend["dest"] if pend["mode"] in ("land", "card") else "")
+    )
     return lines
 
 
@@ -481,7 +483,7 @@ def barbarians_from_exploration(state: State, seat: int, slot_id: str, entered: 
     if len(spaces) == 1:
         return place_barbarians(state, spaces[0])
     state.pending = {"kind": "barbarians", "seat": seat, "options": spaces}
-    return ["Barbarians will appear in the new region"]
+    return [f"Barbarians will appear in the new region: {TABLES.colours[seat]} chooses where"]
 
 
 def place_barbarians(state: State, space: str) -> list[str]:

@@ -32,7 +32,8 @@ from engine.clash.culture import pending_options as culture_pending
 from engine.clash.culture import refusal as culture_refusal
 from engine.clash.culture import turn_options as culture_turn_options
 from engine.clash.data import LIMITS, TABLES
-from engine.clash.movement import BATTLE_REFUSAL, hostile, move_options
+from engine.clash.movement import hostile, move_options
+from engine.clash.refusals import ANSWERS, battle_refusal, land_move_refusal, pending_refusal
 from engine.clash.state import MOODS, City, State
 from engine.clash.turns import dogma_options, free_advance_options, raze_options
 from engine.core.text import count, plural_word, with_article
@@ -89,6 +90,10 @@ def pending_options(state: State) -> list[Action]:
         return [Action("raze", space=c.space) for c in raze_options(state, seat)] + [Action("keep")]
     if kind == "first":
         return [Action("first", n=s) for s in range(state.players)]
+    if kind == "card":
+        from engine.clash.card_flow import pending_options as card_options
+
+        return card_options(state)
     raise AssertionError(f"unknown pending {kind}")
 
 
@@ -178,6 +183,10 @@ def turn_options(state: State, seat: int, with_moves: bool = True) -> list[Actio
         if p.culture_tokens >= 1 and p.mood_tokens < p.happiness_level:
             out.append(Action("theater", name="mood"))
     out.extend(culture_turn_options(state, seat))
+    if state.decks:
+        from engine.clash.action_cards import card_turn_options
+
+        out.extend(card_turn_options(state, seat, out))
     return out
 
 
@@ -189,12 +198,23 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
         state.pending
         and int(state.pending["seat"]) == seat
         and action.kind
-        not in ("orient", "anchor", "barbarians", "income", "advance", "raze", "keep", "first", *CULTURE_ANSWERS)
+        not in (
+            "orient",
+            "anchor",
+            "barbarians",
+            "income",
+            "advance",
+            "raze",
+            "keep",
+            "first",
+            "choose",
+            *CULTURE_ANSWERS,
+        )
         and action.kind not in CHOICE_VERBS
     ):
         return "First finish the open choice. Type `moves` to see it."
     if action.kind == "move" and action.to and revealed(state, action.to) and hostile(state, action.to, seat):
-        return _battle_refusal(state, seat, action.space, action.to, action.items)
+        return battle_refusal(state, seat, action.space, action.to, action.items)
     if (
         action.kind != "end"
         and state.actions_left < 1
@@ -208,6 +228,8 @@ def illegal_reason(state: State, seat: int, action: object) -> str:
             return f"You already own {TABLES.advances[action.name].name}."
         if not eligible(p, action.name):
             return advance_refusal(p.advances, action.name)
+        if action.name == "steel_weapons" and state.pending.get("kind") == "free":
+            return "Steel Weapons still costs 2 ore as a free advance (gold may stand in)."
         return f"You cannot pay for {TABLES.advances[action.name].name}."
     return "That move is not legal right now. Type `moves` to see what you can do."
 
@@ -223,6 +245,14 @@ def explain(state: State, seat: int, text: str) -> str:
     verb = words[0]
     if (verb in ("influence", "wonder") and not state.pending) or (verb in ("give", "get") and state.pending):
         return culture_refusal(state, seat, words)
+    choosing_advance = verb == "advance" and state.pending.get("kind") in ("free", "dogma")
+    if state.pending and int(state.pending["seat"]) == seat and not choosing_advance:
+        return pending_refusal(state, seat, words)
+    pair = " ".join(words[:2])
+    if pair in ANSWERS:
+        return f"`{pair}` {ANSWERS[pair]}; no such question is open now. Type `moves` to see what you can do."
+    if verb in ANSWERS:
+        return f"`{verb}` {ANSWERS[verb]}; no such question is open now. Type `moves` to see what you can do."
     if verb == "advance" and len(words) >= 2:
         key = "_".join(words[1:]).replace("-", "_")
         for adv in TABLES.advance_order:
@@ -241,9 +271,11 @@ def explain(state: State, seat: int, text: str) -> str:
         if dest and revealed(state, dest) and hostile(state, dest, seat):
             src = spaces[0] if len(spaces) >= 2 else ""
             kinds = tuple(w for w in words if w in ("army", "settler"))
-            return _battle_refusal(state, seat, src, dest, kinds)
+            return battle_refusal(state, seat, src, dest, kinds)
         if verb == "attack" and dest and revealed(state, dest):
             return f"There is nothing foreign on {dest.upper()} to attack; to go there, type `move`."
+        if len(spaces) >= 2 and not words[1].startswith("ship"):
+            return land_move_refusal(state, seat, spaces[0], dest, words)
         return ""
     if verb in ("found", "collect", "build", "grow") and state.actions_left < 1 and not state.pending:
         return "You have no action left this turn; type `end` to end your turn."
@@ -268,24 +300,6 @@ def explain(state: State, seat: int, text: str) -> str:
         if len(state.cities_of(seat)) >= LIMITS["settlement"]:
             return "You already have all 7 cities on the board."
     return ""
-
-
-def _battle_refusal(state: State, seat: int, src: str, dest: str, items: tuple[str, ...]) -> str:
-    """Why a move into foreign units or a foreign city cannot start a battle."""
-    from engine.clash.combat import attack_refusal
-
-    if items and not items[0].startswith("ship"):
-        if "army" in items and "tactics" not in state.pl[seat].advances:
-            return "Army units move only with Tactics."
-        units = [u for u in state.units if u.owner == seat and u.space == src and u.kind != "ship" and not u.fought]
-        why = attack_refusal(state, seat, dest, units, items)
-        if why:
-            return why
-        if any(u.fought for u in state.units if u.owner == seat and u.space == src):
-            return "Units that fought this turn cannot move again."
-    if state.terrain.get(dest) == "sea" and items and not items[0].startswith("ship"):
-        return "Land units cannot board a ship on a space with foreign ships."
-    return BATTLE_REFUSAL
 
 
 def _grow_refusal(state: State, seat: int, city: City, building: str) -> str:
@@ -327,6 +341,8 @@ def _build_refusal(state: State, seat: int, city: City, kinds: list[str]) -> str
         return "At most 4 army units may stand on one space."
     if "ship" in units and "port" not in city.pieces:
         return "Ships are built only in a city with a port."
+    if "ship" in units and "fishing" not in state.pl[seat].advances:
+        return f"The port of {city.name} builds ships only for an owner with Fishing."
     return "You cannot pay for those units."
 
 

@@ -66,6 +66,23 @@ def text(state: State, seat: int, a: Action, by_space: bool = False) -> str:
         return "no raze"
     if k == "first":
         return f"first {TABLES.colours[a.n].lower()}"
+    if k == "takeover":
+        boost = f" {a.n}" if a.n else ""
+        return f"takeover {city} {a.to}{boost}"
+    if k in ("play", "great", "choose", "tactic"):
+        from engine.clash.cards_data import DECKS
+        from engine.clash.cards_data import slug as card_slug
+
+        if k == "play":
+            return "play " + card_slug(next(c.name for c in DECKS.actions.values() if c.effect == a.name))
+        if k == "great":
+            return "play " + card_slug(DECKS.events[a.name].name)
+        if k == "tactic":
+            if a.name == "trojan_horse":
+                return "play trojan-horse"
+            return "play " + card_slug(DECKS.abilities[a.name].name)
+        step = state.pending.get("step", {}) if state.pending.get("kind") == "card" else {}
+        return f"{'claim' if step.get('do') == 'claim' else 'choose'} {a.name}"
     return k
 
 
@@ -76,10 +93,14 @@ def forms(state: State, seat: int, a: Action) -> list[str]:
         alt = text(state, seat, a, by_space=True)
         if alt != out[0]:
             out.append(alt)
-    if a.kind == "advance":
+    if a.kind in ("advance", "play", "great", "choose", "tactic") and "-" in out[0]:
         out.append(out[0].replace("-", " "))
     if a.kind == "move" and out[0].startswith("attack "):
         out.append("move " + out[0][7:])
+    if a.kind == "retreat":
+        out.append("stop")  # the rules call it stopping the attack
+    if a.kind in ("keep_camp", "raze_camp"):
+        out.append(a.kind[:4])  # `keep` / `raze` alone: only the camp's choices are open then
     if a.kind in ("refugee", "fanatic", "target"):
         alt = out[0].split(" ")[0] + " " + " ".join(x for x in (a.space, a.to) if x)
         if alt != out[0]:
@@ -123,6 +144,11 @@ def normalize_typed(text: str) -> str:
     from engine.core.notation import tokens
 
     words = [_PLURAL.get(w, w) for w in tokens(text)]
+    if words and words[0] == "lose":
+        # The losses of a Barbarian attack in the order the options are written: units, then
+        # buildings alphabetically, the city's destruction last.
+        rank = {"army": 0, "settler": 1, "destroyed": 3}
+        return " ".join(["lose", *sorted(words[1:], key=lambda w: (rank.get(w, 2), w))])
     if not words or words[0] not in ("collect", "build", "move", "attack"):
         return text
     expanded: list[str] = []

@@ -59,10 +59,13 @@ def gain_culture(p: Player, n: int = 1) -> int:
 def event_due(state: State, seat: int, track: str, level: int) -> None:
     """Hook: a level reached 3, 5 or 7, so the player draws an Event card (rules 4.3, 12.1).
 
-    The event deck arrives with the second part of the game; until then the draw is recorded in
-    ``state.event_log`` and resolves nothing (the No Events variant of the box would still apply
-    the symbol, which also comes with that deck)."""
+    The draw is recorded in ``state.event_log`` and queued for :mod:`engine.clash.events`; it is
+    resolved right after the action that raised the level (``turns._after_levels``)."""
     state.event_log.append([seat, track, level])
+    if state.decks:
+        from engine.clash.events import queue_event
+
+        queue_event(state, seat)
 
 
 def raise_level(state: State, seat: int, track: str) -> None:

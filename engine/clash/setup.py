@@ -19,14 +19,13 @@ from engine.core.rng import Rng
 OPTION_HELP = {
     "four_rounds": "true: the four-round game (two settlers, a happy city, two free advances per status phase)",
     "variable_end": "true: the 7-round track where the first player rolls for the end in the last five turns",
+    "no_events": "true: events apply only their symbol (gold mine, exhausted land, Barbarians)",
+    "optional_events": "true: a player may decline an event's main effect (its symbol still applies)",
     "wonderful_end": "true: A Wonderful End, the 7-round track where a wonder built in the last five turns ends the "
     "game after that round",
 }
-NOT_YET = {
-    "no_events": "The event variants need the event deck, which arrives with the second part of Clash of Cultures.",
-    "optional_events": "The event variants need the event deck, which arrives with the second part of Clash of "
-    "Cultures.",
-}
+NOT_YET: dict[str, str] = {}
+"""Options of the box not yet played (none left)."""
 
 
 def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -43,6 +42,8 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
             raise InvalidOptions(f"Option `{key}` takes true or false.")
         if val:
             opts[key] = True
+    if opts.get("no_events") and opts.get("optional_events"):
+        raise InvalidOptions("Choose either no events or optional events, not both.")
     if opts.get("four_rounds") and opts.get("variable_end"):
         raise InvalidOptions("Choose either the four-round game or the variable end, not both.")
     if opts.get("wonderful_end") and (opts.get("four_rounds") or opts.get("variable_end")):

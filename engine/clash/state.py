@@ -143,6 +143,8 @@ class State:
     """Event draws due (seat, track, level): the hook the event deck of the second part uses."""
     card_log: list[list[Any]] = field(default_factory=list)
     """Card draws due (seat, what): the hook the card decks of the second part use."""
+    decks: dict[str, Any] = field(default_factory=dict)
+    """The three card decks, hands, discards and card effects in play (:mod:`engine.clash.decks`)."""
     end_reason: str = ""
     wonder_end: bool = False
     """A Wonderful End: a wonder was built in the last five turns; the round ends the game."""
@@ -203,6 +205,8 @@ class State:
 
     def clone(self) -> State:
         """Independent copy (much faster than deepcopy)."""
+        from engine.clash.decks import copy_decks
+
         return State(
             players=self.players,
             options=dict(self.options),
@@ -249,6 +253,7 @@ class State:
             move_serial=self.move_serial,
             event_log=[list(e) for e in self.event_log],
             card_log=[list(e) for e in self.card_log],
+            decks=copy_decks(self.decks) if self.decks else {},
             end_reason=self.end_reason,
             wonder_end=self.wonder_end,
             changed=list(self.changed),

@@ -123,7 +123,7 @@ def clear_turn_flags(state: State, seat: int) -> None:
 
 # ------------------------------------------------------------------ status phase
 def start_status(state: State) -> list[Event]:
-    """Status phase step 1 (objectives come with the card decks) and the end check (rules 16-17)."""
+    """Status phase step 1 (objectives declared), then the end check (rules 16-17)."""
     state.phase = "status"
     if state.wonder_end:
         # A Wonderful End (19.5, D-23, D-42): scoring replaces this round's status phase.
@@ -131,7 +131,15 @@ def start_status(state: State) -> list[Event]:
         return [
             public(f"Round {state.round} ends and the game is scored: a wonder was built in the last turns.", "end")
         ]
+    state.status_step = 1
     events = [public(f"Round {state.round} ends: status phase.", "status")]
+    events.extend(run_status(state))
+    return events
+
+
+def status_end_check(state: State) -> list[Event]:
+    """After status step 1: the end of the game, or step 2 begins (rules 16-17)."""
+    events: list[Event] = []
     no_city = [s for s in range(state.players) if not state.cities_of(s)]
     if state.round >= last_round(state) or no_city:
         why = (
@@ -146,7 +154,6 @@ def start_status(state: State) -> list[Event]:
     order = seat_order(state)
     passes = 2 if state.options.get("four_rounds") else 1
     state.status_queue = order * passes
-    events.extend(run_status(state))
     return events
 
 
@@ -178,7 +185,14 @@ def run_status(state: State) -> list[Event]:
     """Advance the status phase until a seat must choose or the next round begins."""
     events: list[Event] = []
     while not state.pending and state.phase == "status":
-        if state.status_step == 2:
+        if state.status_step == 1:
+            from engine.clash.cards import status_claims
+
+            events.extend(status_claims(state, seat_order(state)))
+            if state.pending:
+                return events
+            events.extend(status_end_check(state))
+        elif state.status_step == 2:
             while state.status_queue:
                 seat = state.status_queue.pop(0)
                 if free_advance_options(state, seat):
@@ -340,11 +354,23 @@ def apply_action(state: State, seat: int, action: Action) -> list[Event]:
         state.changed.append(city.space)
         events.append(public(f"{me} makes {city.name} {city.mood}.", "civic"))
     elif kind == "move":
+        ships = action.items[0].startswith("ship")
+        # Land units on a Sea space are aboard a ship: the chat says they disembark from it.
+        src = action.space.upper()
+        if not ships and state.terrain.get(action.space) == "sea":
+            src = f"the ship on {src}"
         lines = apply_move(state, seat, action)
-        what = _units(action.items) if not action.items[0].startswith("ship") else join_words(action.items)
-        events.append(
-            public(f"{me} moves {what} from {action.space.upper()} to {action.to.upper()}" + _tail(lines) + ".", "move")
-        )
+        what = join_words(action.items) if ships else _units(action.items)
+        road = " by road" if "road" in action.flags else ""
+        events.append(public(f"{me} moves {what} from {src} to {action.to.upper()}{road}" + _tail(lines) + ".", "move"))
+    elif kind in ("play", "great"):
+        from engine.clash.action_cards import play
+
+        events.extend(play(state, seat, action))
+    elif kind == "takeover":
+        from engine.clash.takeover import attempt
+
+        events.extend(attempt(state, seat, action))
     elif kind == "taxes":
         state.actions_left -= 1
         p.used.append("taxes")
@@ -443,7 +469,8 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
         state.pending = {}
         state.reserved[action.name] = seat
         events.append(public(f"{me} reserves {TABLES.wonders[action.name].name} with Monuments.", "wonder"))
-        if state.phase == "status":
+        events.extend(_after_levels(state, seat))
+        if state.phase == "status" and not state.pending:
             events.extend(run_status(state))
     elif kind == "raze":
         state.pending = {}
@@ -453,6 +480,12 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
             gain(state.pl[seat], "gold", 1)
             events.append(public(f"{me} razes {city.name} and gains 1 gold.", "raze"))
         events.extend(run_status(state))
+    elif kind == "card":
+        from engine.clash.card_flow import choose
+
+        events.extend(choose(state, seat, action))
+        if state.phase == "status" and not state.pending:
+            events.extend(run_status(state))
     elif kind == "first":
         state.pending = {}
         state.first = action.n
@@ -464,7 +497,12 @@ def _apply_pending(state: State, seat: int, action: Action) -> list[Event]:
 
 
 def _after_levels(state: State, seat: int) -> list[Event]:
-    return []
+    """Event cards drawn because a level reached 3, 5 or 7 are resolved now (rules 4.3, 12.1)."""
+    if not state.decks or state.pending:
+        return []
+    from engine.clash.card_flow import run_steps
+
+    return run_steps(state)
 
 
 def _pay_food(p: object, n: int) -> None:

@@ -98,7 +98,15 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
             for w in state.revealed_wonders
         ],
         "battles": battles_view(state),
+        "result": _result(state),
     }
+
+
+def _result(state: State) -> str:
+    """Who won and why, once the game is over (the image's header says it)."""
+    from engine.clash.scoring import outcome
+
+    return outcome(state).reason if state.phase == "over" else ""
 
 
 def battles_view(state: State) -> list[dict[str, Any]]:

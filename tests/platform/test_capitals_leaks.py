@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engine import find_game
-from workers import lobby, pipeline
+from workers import lobby, outbox, pipeline
 from workers.commands import Commands, Context
 from workers.outbox import fetch
 from workers.store import Store
@@ -85,7 +85,7 @@ def test_three_player_game_leaks_no_prosperity_hand(store: Store, seed: int) -> 
                 turns += 1
             elif msg["type"] in ("private", "prompt"):
                 assert msg["user"].startswith("test:u")
-            store.r.xack("agora:outbox:test", "delivery", env.id)
+            outbox.ack(store, "test", env)
         seat = sorted(game.to_move(state))[0]
         if state.phase == "prosperity":
             ctx = Context("test", "group", f"u{seat}", f"P{seat}", idem=f"bad{steps}")

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from engine import find_game
-from workers import lobby, pipeline
+from workers import lobby, outbox, pipeline
 from workers.commands import Commands, Context
 from workers.outbox import fetch
 from workers.store import Store
@@ -87,7 +87,7 @@ def test_three_player_game_leaks_nothing_public(store: Store, seed: int) -> None
                         assert not b.label.lower().startswith(PRIVATE_KINDS), b.label
             elif msg["type"] in ("private", "prompt"):
                 assert msg["user"].startswith("test:u")
-            store.r.xack("agora:outbox:test", "delivery", env.id)
+            outbox.ack(store, "test", env)
         for seat in sorted(game.to_move(state)):
             fresh = pipeline.load(store, gid).state
             if seat not in game.to_move(fresh):

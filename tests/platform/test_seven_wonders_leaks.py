@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from engine import find_game
-from workers import lobby, pipeline
+from workers import lobby, outbox, pipeline
 from workers.commands import Commands, Context
 from workers.outbox import fetch
 from workers.store import Store
@@ -128,7 +128,7 @@ def test_five_player_game_leaks_nothing_public(store: Store, seed: int) -> None:
                 )
             elif msg["type"] in ("private", "prompt"):
                 assert msg["user"].startswith("test:u")  # addressed to one user, never the group
-            store.r.xack("agora:outbox:test", "delivery", env.id)
+            outbox.ack(store, "test", env)
         # a refused move typed in the group: it is refused in public with a reason that names
         # nothing hidden (the player may never have opened the private chat); the exact reason,
         # which may name the mover's hand, is private

@@ -55,9 +55,9 @@ def test_battle_titles_for_every_kind() -> None:
     assert _title(dict(base, kind="land", result="retreat"), colours).endswith("Red retreats")
     assert _title(dict(base, kind="land", result=""), colours).endswith("waiting for Red")
     camp = dict(base, kind="land", result="attacker", defender=-1, captured=True)
-    assert _title(camp, colours) == "Red attacks Barbarians on C4: Red takes the Barbarian settlement"
+    assert _title(camp, colours) == "Red attacks the Barbarians on C4: Red takes the Barbarian settlement"
     attack = dict(base, kind="barbarian_attack", attacker=-1, defender=1, city="Memphis", result="losses")
-    assert _title(attack, colours) == "Barbarians attack Memphis: the city takes losses"
+    assert _title(attack, colours) == "The Barbarians attack Memphis: the city takes losses"
 
 
 def test_odd_battle_views_do_not_crash() -> None:
@@ -69,3 +69,18 @@ def test_odd_battle_views_do_not_crash() -> None:
     ):
         image = board_image(dict(view, battles=battles))
         assert isinstance(image, Image.Image)
+
+
+def test_arrow_lets_the_words_under_it_show(dice: Dice) -> None:
+    """The attack arrow is see-through: on a plain white map every arrow pixel is a blend, never
+    the attacker's solid colour (an opaque arrow hid a city's mood word in play-testing)."""
+    from renderer.clash_battle import mark_battles
+    from renderer.clash_map import owner_fill
+
+    view = _battle_view(dice)
+    image = Image.new("RGB", (1600, 1200), (255, 255, 255))
+    mark_battles(image, view, 1600)
+    red = owner_fill(0, ["Red", "Blue"])
+    colours = {c for _, c in image.getcolors(maxcolors=1_000_000) or []}
+    assert red not in colours
+    assert any(c[0] > c[1] + 40 for c in colours)  # the reddish blend of the arrow is there

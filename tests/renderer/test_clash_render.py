@@ -35,13 +35,18 @@ def test_renders_every_player_count(players: int) -> None:
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG" and image.size[0] == 1600
     assert data == renderer.render("clash", GAME.view(s, None)) == renderer.render("clash", GAME.view(s, 1))
-    assert renderer.render_private("clash", GAME.view(s, 0)) is None
+    assert renderer.render_private("clash", GAME.view(s, None)) is None  # a spectator holds no card
+    hand = renderer.render_private("clash", GAME.view(s, 0))
+    assert hand is not None and Image.open(io.BytesIO(hand)).format == "PNG"
 
 
 def test_finished_game_and_odd_views() -> None:
     s = _played(2, 9, 99)
     assert GAME.outcome(s) is not None
-    assert header_text(GAME.view(s, None))[1] == "The game is over."
+    outcome = GAME.outcome(s)
+    assert outcome is not None
+    assert header_text(GAME.view(s, None))[1] == f"The game is over: {outcome.reason}"  # who won, and why
+    assert header_text({"phase": "over"})[1] == "The game is over."
     good = GAME.view(s, None)
     odd = {**good, "cities": [1, "x", {"space": "z99"}], "units": [{"space": None}, {"space": "q1", "kind": "ship"}]}
     for view in ({}, {"slots": None, "cities": [1, "x"], "units": [{"space": None}]}, {"players": [None]}, odd):
@@ -80,3 +85,14 @@ def test_orientation_choice_is_shown_in_the_header() -> None:
     assert line.startswith("orient base: D3 forest") and "orient turned: D3 mountain" in line
     image = board_image(GAME.view(pos.state, None))
     assert image.size[1] > board_image(GAME.view(Position(2).state, None)).size[1]
+
+
+def test_mood_rings_are_no_player_colour() -> None:
+    """A red "angry" ring on a recaptured Blue city read as Red's mark (play-test)."""
+    from renderer.clash_map import BARBARIAN_FILL, MOOD_RING, owner_fill
+
+    colours = ["Red", "Blue", "Green", "Yellow"]
+    fills = [owner_fill(s, colours) for s in range(4)] + [BARBARIAN_FILL]
+    for ring in MOOD_RING.values():
+        for fill in fills:
+            assert max(abs(a - b) for a, b in zip(ring, fill, strict=True)) >= 80, (ring, fill)

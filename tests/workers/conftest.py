@@ -20,6 +20,7 @@ def app(redis_url: str, store: Any) -> Any:
 
     celery_app.conf.broker_url = redis_url
     celery_app.conf.result_backend = redis_url
+    celery_app.conf.agora_store_url = redis_url
     tasks._store = None  # the in-process task store follows the URL too
     return celery_app
 

@@ -10,8 +10,8 @@ import pytest
 import redis
 
 from tests.workers.util import A, B, assert_replays, db_image, make_game, outbox_messages
-from workers import pipeline
-from workers.store import K_DEADLINES, Outgoing, Store, k_outbox
+from workers import outbox, pipeline
+from workers.store import Outgoing, Store, k_deadlines, k_outbox
 
 
 def _commit(store: Store, gid: str, expected: int, idem: str = "k-stale", **kw: Any) -> Any:
@@ -54,13 +54,13 @@ def test_duplicate_commit_writes_nothing_even_at_the_right_version(store: Store)
 
 def test_outbox_messages_come_only_with_their_commit(store: Store) -> None:
     gid = make_game(store)
-    n0 = store.r.xlen(k_outbox("console"))
+    n0 = outbox.length(store, "console")
     res = _commit(store, gid, 1, idem="k-ok")
     assert res.status == "ok" and res.data["version"] == 2
     msgs = outbox_messages(store, "console")[n0:]
     assert msgs == [{"version": 2, "type": "turn", "game": gid, "key": "x"}]
     assert [m["version"] for m in outbox_messages(store, "telegram")] == [2]
-    assert store.r.zscore(K_DEADLINES, gid) == 12345.0
+    assert store.r.zscore(k_deadlines(gid), gid) == 12345.0
     # rejected moves (rules, authorization) add no message and change nothing at all
     before = db_image(store)
     for user, text in [(B, "add 1"), (A, "add 9"), ("console:eve", "add 1"), (A, "")]:
@@ -73,7 +73,7 @@ def test_a_failing_commit_leaves_nothing_half_written(store: Store) -> None:
     the snapshot, log, version and key written with no outbox message; the script now checks
     every key's type before its first write."""
     gid = make_game(store)
-    store.r.set(k_outbox("telegram"), "not a stream")
+    store.r.set(k_outbox("telegram", gid), "not a stream")
     before = db_image(store)
     with pytest.raises(redis.ResponseError, match=r"WRONGTYPE|wrong kind"):
         _commit(store, gid, 1, idem="k-bad")

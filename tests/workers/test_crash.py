@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.workers.util import A, assert_replays, make_game, outbox_messages, record, wait_for
-from workers.store import Store
+from workers.store import Store, k_idem
 
 
 def _unacked(store: Store, task_id: str) -> bool:
@@ -51,7 +51,7 @@ def _assert_once(store: Store, gid: str) -> None:
     assert [e["v"] for e in store.events(gid)] == [1, 2]
     turns = [m["key"] for m in outbox_messages(store) if m["type"] == "turn"]
     assert turns == [f"{gid}:1:turn", f"{gid}:2:turn"]  # each version's messages exactly once
-    assert store.r.hlen(f"agora:g:{{{gid}}}:idem") == 2  # begin + the move
+    assert store.r.hlen(k_idem(gid)) == 2  # begin + the move
 
 
 def test_kill_before_commit_redelivers_and_applies_once(spawn: Any, app: Any, store: Store, tmp_path: Path) -> None:

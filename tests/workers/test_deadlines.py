@@ -16,7 +16,7 @@ import pytest
 
 from tests.workers.util import A, B, assert_replays, make_game, outbox_messages, record, wait_for
 from workers import deadlines, pipeline
-from workers.store import K_DEADLINES, Store
+from workers.store import PARTITIONS, Store, k_deadlines, k_deadlines_in
 
 DAY = 1_800_057_600  # a UTC midnight (2027-01-16 00:00)
 H = 3600.0
@@ -63,7 +63,7 @@ def test_due_reminder_is_sent_once_by_repeated_and_concurrent_sweeps(store: Stor
     two = make_game(store, turn_hours=2, chat="c2")
     meta = store.meta(one)
     assert float(meta["turn_at"]) == clock[0] and float(meta["deadline_at"]) == clock[0] + 2 * H
-    assert store.r.zscore(K_DEADLINES, one) == clock[0] + 1 * H
+    assert store.r.zscore(k_deadlines(one), one) == clock[0] + 1 * H
     calls = Calls()
     at = clock[0] + 1 * H + 1
     assert deadlines.due(store, at - 2) == []
@@ -81,7 +81,7 @@ def test_due_reminder_is_sent_once_by_repeated_and_concurrent_sweeps(store: Stor
     assert sorted(reminders(store)) == sorted([(one, 1, 0), (two, 1, 0)])
     assert calls.timeouts == [] and calls.autos == []
     # after the reminder (half time and one hour before fall together) the index points at the deadline
-    assert store.r.zscore(K_DEADLINES, one) == clock[0] + 2 * H
+    assert store.r.zscore(k_deadlines(one), one) == clock[0] + 2 * H
 
 
 def test_timeout_applies_on_timeout_once(store: Store, clock: list[float]) -> None:
@@ -143,13 +143,13 @@ def test_index_ahead_of_the_record_does_not_time_out_a_game_that_moved_on(store:
     old_deadline = float(store.meta(gid)["deadline_at"])
     clock[0] += 2 * H - 60  # alice moves a minute before her deadline
     assert pipeline.submit(store, gid, text="add 2", idem="a", user=A).ok
-    store.r.zadd(K_DEADLINES, {gid: old_deadline})  # an index entry written before the move
+    store.r.zadd(k_deadlines(gid), {gid: old_deadline})  # an index entry written before the move
     calls = Calls()
     assert gid in deadlines.due(store, old_deadline + 1)
     action = sweep(store, gid, old_deadline + 1, calls)
     assert action.kind == "none" and calls.timeouts == [] and reminders(store) == []
     meta = store.meta(gid)
-    assert store.r.zscore(K_DEADLINES, gid) == float(meta["turn_at"]) + 1 * H  # re-mirrored from the record
+    assert store.r.zscore(k_deadlines(gid), gid) == float(meta["turn_at"]) + 1 * H  # re-mirrored from the record
     assert record(store, gid)[0] == 2
 
 
@@ -165,7 +165,7 @@ def test_quiet_hours_postpone_the_reminder(store: Store, clock: list[float]) -> 
     remind = DAY + 32 * H
     assert sweep(store, gid, remind + 1, calls).kind == "none"
     assert reminders(store) == []
-    assert store.r.zscore(K_DEADLINES, gid) == pytest.approx(DAY + 34 * H, abs=1)  # 10:00, quiet hours end
+    assert store.r.zscore(k_deadlines(gid), gid) == pytest.approx(DAY + 34 * H, abs=1)  # 10:00, quiet hours end
     assert sweep(store, gid, DAY + 34 * H + 1, calls).kind == "remind"
     assert sweep(store, gid, DAY + 34 * H + 2, calls).kind == "none"
     assert reminders(store) == [(gid, 1, 0)]
@@ -179,10 +179,10 @@ def test_postponed_reminder_does_not_postpone_the_deadline(store: Store, clock: 
     _quiet(store, A, "22-8")
     gid = make_game(store, turn_hours=8)
     calls = Calls()
-    assert store.r.zscore(K_DEADLINES, gid) == DAY + 22 * H - 60
+    assert store.r.zscore(k_deadlines(gid), gid) == DAY + 22 * H - 60
     assert sweep(store, gid, DAY + 22 * H - 59, calls).kind == "remind"
     assert sweep(store, gid, DAY + 24 * H + 1, calls).kind == "none"
-    assert store.r.zscore(K_DEADLINES, gid) == DAY + 28 * H
+    assert store.r.zscore(k_deadlines(gid), gid) == DAY + 28 * H
     assert deadlines.due(store, DAY + 28 * H + 1) == [gid]
     assert sweep(store, gid, DAY + 28 * H + 1, calls).kind == "timeout"
 
@@ -194,11 +194,11 @@ def test_a_player_in_quiet_hours_does_not_hold_back_the_others(store: Store, clo
     calls = Calls()
     assert sweep(store, gid, DAY + 24 * H + 1, calls).kind == "remind"
     assert reminders(store) == [(gid, 1, 1)]  # bob now
-    assert store.r.zscore(K_DEADLINES, gid) == DAY + 25 * H  # alice's quiet hours end at 01:00
+    assert store.r.zscore(k_deadlines(gid), gid) == DAY + 25 * H  # alice's quiet hours end at 01:00
     assert sweep(store, gid, DAY + 25 * H + 1, calls).kind == "remind"
     assert sweep(store, gid, DAY + 25 * H + 2, calls).kind == "none"
     assert sorted(reminders(store)) == [(gid, 1, 0), (gid, 1, 1)]  # alice once, bob once
-    assert store.r.zscore(K_DEADLINES, gid) == DAY + 27 * H  # the next lead: an hour before the deadline
+    assert store.r.zscore(k_deadlines(gid), gid) == DAY + 27 * H  # the next lead: an hour before the deadline
 
 
 def test_rebuild_index_restores_the_sorted_set(store: Store, clock: list[float]) -> None:
@@ -210,12 +210,12 @@ def test_rebuild_index_restores_the_sorted_set(store: Store, clock: list[float])
 
     assert lobby.resign(store, over, A).ok
     lobby.create(store, "toy", platform="console", chat="cl", user=A, name="alice")  # a lobby
-    before = store.r.zrange(K_DEADLINES, 0, -1, withscores=True)
-    assert {g.decode() for g, _ in before} == {*active, bots}
-    assert dict(before)[bots.encode()] == clock[0] + 15  # the bot's safety deadline
-    store.r.delete(K_DEADLINES)
+    before = deadlines.scheduled(store)
+    assert set(before) == {*active, bots}
+    assert before[bots] == clock[0] + 15  # the bot's safety deadline
+    store.r.delete(*[k_deadlines_in(p) for p in range(PARTITIONS)])
     assert deadlines.rebuild_index(store) == 4
-    assert store.r.zrange(K_DEADLINES, 0, -1, withscores=True) == before
+    assert deadlines.scheduled(store) == before
 
 
 def test_safety_deadline_wakes_automatic_players_and_the_game_finishes(spawn: Any, app: Any, store: Store) -> None:
@@ -224,11 +224,11 @@ def test_safety_deadline_wakes_automatic_players_and_the_game_finishes(spawn: An
     the human's tiny deadlines (1.4 s) carry the game to its end, each step once."""
     spawn.worker("beat", env={"AGORA_SWEEP_SECONDS": "0.5"}, beat=True)
     gid = make_game(store, users=(A,), bots=1, bots_first=True, turn_hours=0.0004)
-    due_at = store.r.zscore(K_DEADLINES, gid)
+    due_at = store.r.zscore(k_deadlines(gid), gid)
     assert due_at is not None and 14 < due_at - time.time() <= 15
     time.sleep(1.5)
     assert record(store, gid)[0] == 1  # nothing woke the bot before its safety deadline ...
-    store.r.zadd(K_DEADLINES, {gid: time.time() - 1})  # ... so let those 15 s pass
+    store.r.zadd(k_deadlines(gid), {gid: time.time() - 1})  # ... so let those 15 s pass
     wait_for(lambda: store.meta(gid).get("status") == "over", timeout=45, interval=0.1)
     version, log = assert_replays(store, gid)
     assert len(log) == version - 1 and {e["src"] for e in log} == {"auto", "timeout"}
@@ -236,4 +236,4 @@ def test_safety_deadline_wakes_automatic_players_and_the_game_finishes(spawn: An
     assert len({e["k"] for e in log}) == len(log)
     assert all(s == 1 for _, v, s in reminders(store))  # alice (seat 1) was reminded, never the bot
     assert len(reminders(store)) == len(set(reminders(store)))
-    assert store.r.zscore(K_DEADLINES, gid) is None
+    assert store.r.zscore(k_deadlines(gid), gid) is None

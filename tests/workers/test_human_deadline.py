@@ -14,7 +14,7 @@ import pytest
 
 from tests.workers.util import A, assert_replays, make_game, outbox_messages
 from workers import deadlines, pipeline, tasks
-from workers.store import K_DEADLINES, Store
+from workers.store import Store, k_deadlines
 
 DAY = 1_800_057_600
 H = 3600.0
@@ -42,7 +42,7 @@ def test_human_keeps_the_table_timer_after_the_bot_picked(store: Store, clock: l
     meta = store.meta(gid)
     assert float(meta["deadline_at"]) == clock[0] + 24 * H  # the human's deadline: the table's timer
     assert float(meta["safety_at"]) == clock[0] + 15  # the bots' safety net, apart
-    assert store.r.zscore(K_DEADLINES, gid) == clock[0] + 15
+    assert store.r.zscore(k_deadlines(gid), gid) == clock[0] + 15
     clock[0] += 2
     assert pipeline.submit(store, gid, text="pick 2", idem="bot", seat=1, source="auto").ok
     meta = store.meta(gid)
@@ -52,7 +52,7 @@ def test_human_keeps_the_table_timer_after_the_bot_picked(store: Store, clock: l
     act, calls = _sweep(store, gid, clock[0])
     assert act.kind == "none" and calls == []
     # the index points at the human's first reminder (half time), not at a timeout
-    assert store.r.zscore(K_DEADLINES, gid) == DAY + 10 * H + 12 * H
+    assert store.r.zscore(k_deadlines(gid), gid) == DAY + 10 * H + 12 * H
     # the human picks last: the next round starts a fresh 24 hours, and a fresh net for the bot
     clock[0] = DAY + 15 * H
     assert pipeline.submit(store, gid, text="pick 1", idem="human", user=A).ok

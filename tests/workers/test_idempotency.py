@@ -50,20 +50,24 @@ def test_same_key_twice_concurrently(store: Store) -> None:
 
 
 def test_copy_that_loads_after_the_first_commit_gets_the_first_answer(store: Store, monkeypatch: Any) -> None:
-    """The second copy passes the early key check, then loads the state the first copy made:
-    there its move is out of turn. It must still answer with the first copy's result, not a
-    refusal of a move that was applied."""
+    """The second copy reads the game and its key (one atomic read, nothing stored yet), then
+    the first copy commits; later the second copy re-loads (a lost race) the state the first
+    made: there its move is out of turn. It must still answer with the first copy's result,
+    not a refusal of a move that was applied."""
     gid = make_game(store)
-    real_load = pipeline.load
+    real_record = Store.move_record
     first: list[pipeline.MoveResult] = []
 
-    def load_after_the_other_copy(st: Store, g: str) -> pipeline.Loaded:
+    def read_then_the_other_copy_commits(st: Store, g: str, idem: str) -> Any:
+        record = real_record(st, g, idem)
         if not first:
             first.append(pipeline.MoveResult(False, "placeholder", ""))
             first[0] = pipeline.submit(st, g, text="add 2", idem="tg:2002", user=A)
-        return real_load(st, g)
+        # What this copy read is from before the first copy's commit: its commit then finds
+        # the key taken (a duplicate), never a second move.
+        return record
 
-    monkeypatch.setattr(pipeline, "load", load_after_the_other_copy)
+    monkeypatch.setattr(Store, "move_record", read_then_the_other_copy_commits)
     second = pipeline.submit(store, gid, text="add 2", idem="tg:2002", user=A)
     assert first[0].ok and not first[0].duplicate
     assert second.ok and second.duplicate, second

@@ -30,7 +30,7 @@ def test_committed_messages_reach_the_group_once(store: Store) -> None:
     for i, text in enumerate(["add 1", "add 2", "add 1", "add 3"]):
         user = A if i % 2 == 0 else "console:bob"
         assert pipeline.submit(store, gid, text=text, idem=f"k{i}", user=user).ok
-    total = store.r.xlen(k_outbox("console"))
+    total = outbox.length(store, "console")
     got: list[Envelope] = []
     for consumer in ["c1", "c2", "c1", "c2"] * 5:
         batch = outbox.fetch(store, "console", consumer, count=2, block_ms=10)
@@ -154,4 +154,4 @@ def test_a_posted_turns_snapshot_is_kept_until_its_post_is_delivered(store: Stor
 
 
 def _pending_turns(store: Store) -> list[dict[str, object]]:
-    return [m for m in (json.loads(f[b"m"]) for _, f in store.r.xrange(k_outbox("console"))) if m["type"] == "turn"]
+    return [m for _, m in outbox.entries(store, "console") if m["type"] == "turn"]

@@ -18,7 +18,7 @@ from tests.workers.test_undo_resign import sync_commands
 from tests.workers.util import PLUGINS_ALL, A, B, assert_replays, db_image, make_game, outbox_messages, record
 from workers import deadlines, lobby, pipeline, tasks
 from workers.commands import Commands, Context
-from workers.store import K_DEADLINES, Store, k_meta
+from workers.store import PARTITIONS, Store, k_deadlines, k_deadlines_in, k_meta
 
 DAY = 1_800_057_600  # 2027-01-16 00:00 UTC
 H = 3600.0
@@ -107,7 +107,7 @@ def test_presets_at_new_and_the_creator_changes_the_timer(store: Store, clock: l
     assert ok and float(store.meta(gid)["deadline_at"]) == clock[0] + 300  # never sooner than 5 minutes
     ok, text = say(cmds, A, "timer off")
     assert ok and "deadline_at" not in store.meta(gid)
-    assert store.r.zscore(K_DEADLINES, gid) == DAY + 10 * H + 24 * H  # a gentle reminder after a day
+    assert store.r.zscore(k_deadlines(gid), gid) == DAY + 10 * H + 24 * H  # a gentle reminder after a day
     for bad in ("timer soon", "timer 10s", "timer 99d", "timer fast slow", "timer bank=-1h"):
         ok, text = say(cmds, A, bad)
         assert not ok and ("`timer` takes a preset" in text or "`bank`" in text), (bad, text)
@@ -139,14 +139,14 @@ def test_reminders_once_at_each_lead_time_none_after_the_move(store: Store, cloc
     gid = make_game(store, turn_hours=4)
     start = clock[0]
     sweep = Sweeper(store)
-    assert store.r.zscore(K_DEADLINES, gid) == start + 2 * H  # half time
+    assert store.r.zscore(k_deadlines(gid), gid) == start + 2 * H  # half time
     sweep(start + 2 * H - 1)
     assert reminders(store) == []
     sweep(start + 2 * H)
     sweep(start + 2 * H + 1)
     Sweeper(Store(store.r.__class__.from_url(os.environ.get("REDIS_URL") or _url(store))))(start + 2 * H + 2)
     assert reminders(store) == [(gid, "half")]
-    assert store.r.zscore(K_DEADLINES, gid) == start + 3 * H  # an hour before the deadline
+    assert store.r.zscore(k_deadlines(gid), gid) == start + 3 * H  # an hour before the deadline
     sweep(start + 3 * H + 5)
     sweep(start + 3 * H + 6)
     assert reminders(store) == [(gid, "half"), (gid, "3600s")]
@@ -248,7 +248,7 @@ def test_away_before_a_turn_moves_that_turns_deadline(store: Store, clock: list[
     assert say(cmds, B, "away 2d")[0]  # bob is not awaited yet
     assert pipeline.submit(store, gid, text="add 1", idem="a", user=A).ok
     assert float(store.meta(gid)["ext:1"]) == 2 * 86400
-    assert store.r.zscore(K_DEADLINES, gid) >= clock[0] + 2 * 86400  # nothing before he returns
+    assert store.r.zscore(k_deadlines(gid), gid) >= clock[0] + 2 * 86400  # nothing before he returns
 
 
 # ------------------------------------------------------------------ pause
@@ -259,7 +259,7 @@ def test_pause_and_resume_by_majority(store: Store, clock: list[float], cmds: Co
     assert ok and "1 more vote needed" in text and "paused_at" not in store.meta(gid)
     ok, text = say(cmds, B, "pause")
     assert ok and "paused" in text and store.meta(gid)["paused_at"]
-    assert store.r.zscore(K_DEADLINES, gid) is None
+    assert store.r.zscore(k_deadlines(gid), gid) is None
     Sweeper(store)(start + 5 * H)
     assert record(store, gid)[0] == 1 and reminders(store) == []
     assert "Paused" in say(cmds, A, "status")[1]
@@ -269,7 +269,7 @@ def test_pause_and_resume_by_majority(store: Store, clock: list[float], cmds: Co
     assert ok and "resumes after a pause of 10 hours" in text, text
     meta = store.meta(gid)
     assert float(meta["deadline_at"]) == start + 12 * H and float(meta["turn_at"]) == start + 10 * H
-    assert store.r.zscore(K_DEADLINES, gid) == start + 11 * H
+    assert store.r.zscore(k_deadlines(gid), gid) == start + 11 * H
 
 
 def test_pause_in_a_finished_game_is_refused(store: Store, clock: list[float], cmds: Commands) -> None:
@@ -403,9 +403,9 @@ def test_settings_zone_quiet_hours_and_bad_input(store: Store, clock: list[float
 # ------------------------------------------------------------------ the index
 def test_rebuild_command_restores_the_index(store: Store, clock: list[float], redis_url: str) -> None:
     games = [make_game(store, turn_hours=h, chat=f"r{h}") for h in (1, 3, 0)]
-    before = store.r.zrange(K_DEADLINES, 0, -1, withscores=True)
+    before = sorted(deadlines.scheduled(store).items(), key=lambda e: (e[1], e[0]))
     assert len(before) == 3
-    store.r.delete(K_DEADLINES)
+    store.r.delete(*[k_deadlines_in(p) for p in range(PARTITIONS)])
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(root), "AGORA_PLUGINS": PLUGINS_ALL}
     out = subprocess.run(
@@ -413,7 +413,7 @@ def test_rebuild_command_restores_the_index(store: Store, clock: list[float], re
     )
     assert out.returncode == 0 and "3 games scheduled" in out.stdout, out.stderr
     # computed at the real time, not the test's clock: the same games, the same due times
-    after = store.r.zrange(K_DEADLINES, 0, -1, withscores=True)
+    after = sorted(deadlines.scheduled(store).items(), key=lambda e: (e[1], e[0]))
     assert [g for g, _ in after] == [g for g, _ in before] and len(games) == 3
     assert after == before
 
@@ -474,7 +474,7 @@ def test_a_deadline_in_quiet_hours_waits_for_the_players_morning(
     gid = make_game(store, turn_hours=8, chat=f"q{zone}")
     store.r.hset(k_meta(gid), "quiet_deadlines", "1")
     assert deadlines.rebuild_index(store, clock[0]) >= 1  # the option was set after the start
-    assert store.r.zscore(K_DEADLINES, gid) <= morning
+    assert store.r.zscore(k_deadlines(gid), gid) <= morning
     sweep = Sweeper(store)
     sweep(clock[0] + 8 * H + 1)  # the table's deadline passed, in the middle of alice's night
     sweep(morning - 1)

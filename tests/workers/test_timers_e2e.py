@@ -19,7 +19,7 @@ from typing import Any
 
 from tests.conftest import Worker, wait_for
 from tests.workers.util import PLUGINS_ALL, A, B, assert_replays, make_game, outbox_messages, stop_process
-from workers.store import K_DEADLINES, Store, k_user
+from workers.store import Store, k_deadlines, k_user
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +70,7 @@ def test_reminders_and_timeouts_once_across_restarts_with_two_sweepers(
     assert {lead for _, _, lead in sent} == {"half", "2s"} and len(sent) == 2 * len(missed)  # none lost
     notices = [m.get("text", "") for m in outbox_messages(store) if m["type"] in ("notice", "private")]
     assert sum("automatic player takes the seat" in t for t in notices + _captions(store, gid)) >= 2
-    assert store.r.zscore(K_DEADLINES, gid) is None
+    assert store.r.zscore(k_deadlines(gid), gid) is None
 
 
 def _captions(store: Store, gid: str) -> list[str]:

@@ -10,7 +10,7 @@ from tests.workers.util import A, B, assert_replays, make_game, outbox_messages,
 from workers import pipeline
 from workers.commands import Commands, Context
 from workers.pipeline import MoveResult
-from workers.store import K_DEADLINES, Store
+from workers.store import Store, k_deadlines
 
 
 def sync_commands(store: Store) -> Commands:
@@ -87,7 +87,7 @@ def test_resign_in_a_two_player_game_makes_the_other_the_winner(store: Store, cm
     assert meta["status"] == "over"
     result = json.loads(meta["result"])
     assert result["winners"] == [0] and result["ranking"] == [[0], [1]]
-    assert store.r.zscore(K_DEADLINES, gid) is None and "deadline_at" not in meta
+    assert store.r.zscore(k_deadlines(gid), gid) is None and "deadline_at" not in meta
     assert [m["version"] for m in outbox_messages(store) if m["type"] == "turn"][-1] == 3  # the final board
     # the same resign delivered again is a duplicate; nobody can move or undo any more
     again = cmds.handle(ctx(B, idem="tg:r1"), "resign")

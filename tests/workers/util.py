@@ -12,8 +12,8 @@ from typing import Any
 from engine import find_game
 from engine.core.testing import replay
 from tests.conftest import Worker, wait_for
-from workers import lobby
-from workers.store import Store, k_outbox
+from workers import lobby, outbox
+from workers.store import Store, k_meta, k_snap
 
 PLUGINS_ALL = "tests.support.toy,tests.workers.simgame"
 A, B = "console:alice", "console:bob"
@@ -51,11 +51,11 @@ def record(store: Store, gid: str) -> tuple[int, list[dict[str, Any]], str]:
 
     while True:  # read the three together: retry if a move landed in between
         pipe = store.r.pipeline(transaction=True)
-        pipe.hget(f"agora:g:{{{gid}}}:meta", "version")
-        pipe.get(f"agora:g:{{{gid}}}:snap")
+        pipe.hget(k_meta(gid), "version")
+        pipe.get(k_snap(gid))
         version, blob = pipe.execute()
         log = store.log(gid)  # chunks + live list, or the archive of a finished game
-        if store.r.hget(f"agora:g:{{{gid}}}:meta", "version") == version:
+        if store.r.hget(k_meta(gid), "version") == version:
             return int(version or 0), log, unpack_snapshot(blob) if blob else ""
 
 
@@ -76,7 +76,7 @@ def assert_replays(store: Store, gid: str) -> tuple[int, list[dict[str, Any]]]:
 
 
 def outbox_messages(store: Store, platform: str = "console") -> list[dict[str, Any]]:
-    return [json.loads(f[b"m"]) for _, f in store.r.xrange(k_outbox(platform))]
+    return [m for _, m in outbox.entries(store, platform)]
 
 
 def db_image(store: Store) -> dict[str, Any]:

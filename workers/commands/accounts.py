@@ -82,9 +82,11 @@ class AccountCommands(CommandBase):
     def _merge(self, own: str, owner: str) -> int:
         """Link ``own`` to ``owner`` and move its seats, lobby places and games over."""
         games = self.store.user_games(own)
-        pipe = self.store.r.pipeline(transaction=True)
-        pipe.hset(k_user(own), "account", owner)
+        # Decision: one MULTI per game (its seats, lobby place and index entries share its hash
+        # slot), then the link itself. A crash part-way leaves some games moved, each whole, and
+        # the account not yet linked: linking again with a new code moves the rest.
         for gid in games:
+            pipe = self.store.r.pipeline(transaction=True)
             for seat, user in self.store.seats(gid).items():
                 if user == own:
                     pipe.hset(k_seats(gid), str(seat), owner)
@@ -93,7 +95,8 @@ class AccountCommands(CommandBase):
                 pipe.lrem(k_lobby(gid), 0, own)
                 if owner.encode() not in waiting:
                     pipe.rpush(k_lobby(gid), owner)
-            pipe.sadd(k_user_games(owner), gid)
-        pipe.delete(k_user_games(own))
-        pipe.execute()
+            pipe.sadd(k_user_games(owner, gid), gid)
+            pipe.srem(k_user_games(own, gid), gid)
+            pipe.execute()
+        self.store.r.hset(k_user(own), "account", owner)
         return len(games)

@@ -7,10 +7,12 @@ is a bug, so every exception ends here as a reply that says nothing was changed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import EngineError, find_game
@@ -21,6 +23,33 @@ from workers.replies import Button, Part, Reply, error
 from workers.store import Store, k_callback
 
 log = logging.getLogger("workers.commands")
+_DEFER = threading.local()
+_BUTTONS = threading.local()
+
+
+class MoveDeferred(BaseException):
+    """Raised in place of waiting for a move's answer while :func:`deferring_moves` is on.
+
+    Why: an adapter on an event loop must not hold a thread for the whole life of a move (at
+    1,000 tables its pool ran dry and players queued for a free thread, issue 12). The
+    command runs up to the submission, which this carries out of it with ``then``, the rest
+    of the command; the adapter submits, awaits the answer without a thread, and finishes
+    with :meth:`CommandBase.finish`. A BaseException so no ``except Exception`` of a
+    command mistakes it for a failure."""
+
+    def __init__(self, gid: str, user: str, text: str, idem: str, then: Callable[[MoveResult], Reply]) -> None:
+        super().__init__(gid)
+        self.gid, self.user, self.text, self.idem, self.then = gid, user, text, idem, then
+
+
+@contextlib.contextmanager
+def deferring_moves() -> Iterator[None]:
+    """Within this block (this thread), a command raises :class:`MoveDeferred` at its move."""
+    _DEFER.on = True
+    try:
+        yield
+    finally:
+        _DEFER.on = False
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 
@@ -69,6 +98,25 @@ class CommandBase:
         self.store = store
         self.submit_move = submit_move
         self.kick = kick
+
+    def _submit_then(self, gid: str, user: str, text: str, idem: str, then: Callable[[MoveResult], Reply]) -> Reply:
+        """Submit a move and reply with ``then(answer)``; deferred (see :class:`MoveDeferred`)
+        when the caller awaits answers itself."""
+        if getattr(_DEFER, "on", False):
+            raise MoveDeferred(gid, user, text, idem, then)
+        return then(self.submit_move(gid, user, text, idem))
+
+    def finish(self, deferred: MoveDeferred, answer: MoveResult) -> Reply:
+        """The rest of a deferred command once its move is answered. Never raises."""
+        try:
+            return deferred.then(answer)
+        except Rejected as exc:
+            return error(exc.message, exc.code)
+        except EngineError as exc:
+            return error(exc.user_message, exc.code)
+        except Exception:
+            log.exception("finishing a move's reply failed in %s", deferred.gid)
+            return error("Something went wrong on our side; please look at the board before moving again.", "internal")
 
     def _changed(self, gid: str, res: MoveResult) -> MoveResult:
         """After ``begin``, ``undo`` or ``resign`` (committed here, not by a move task): render and
@@ -193,14 +241,51 @@ class CommandBase:
 
     def _button(self, payload: dict[str, Any], label: str) -> Button:
         token = "b" + secrets.token_urlsafe(9)
-        self.store.r.set(k_callback(token), json.dumps(payload), ex=BUTTON_TTL)
+        batch: list[tuple[str, str]] | None = getattr(_BUTTONS, "batch", None)
+        if batch is not None:
+            batch.append((k_callback(token), json.dumps(payload)))
+        else:
+            self.store.r.set(k_callback(token), json.dumps(payload), ex=BUTTON_TTL)
         return Button(label[:60], token)
+
+    @contextlib.contextmanager
+    def buttons_batched(self) -> Iterator[None]:
+        """Store the payloads of the buttons made in this block in one round trip at its end.
+
+        Why: a prompt or a list of moves makes up to a dozen buttons, one write each; nobody
+        can press them before the part is shown, which is after this block."""
+        if getattr(_BUTTONS, "batch", None) is not None:  # nested: the outer block writes
+            yield
+            return
+        _BUTTONS.batch = []
+        try:
+            yield
+        finally:
+            # Also when the block ended early (a deferred move, an error): a button already
+            # handed out must work; unused ones expire.
+            batch, _BUTTONS.batch = _BUTTONS.batch, None
+            if batch:
+                pipe = self.store.r.pipeline(transaction=False)
+                for key, value in batch:
+                    pipe.set(key, value, ex=BUTTON_TTL)
+                pipe.execute()
 
 
     def _hidden(self, gid: str) -> bool:
-        """Whether the game has hidden information (its move replies must stay private)."""
+        """Whether the game has hidden information (its move replies must stay private).
+
+        Remembered per game id once the game has begun (which game it is never changes
+        then): asked after every move, it cost a round trip each."""
+        memo: dict[str, bool] = self.__dict__.setdefault("_hidden_memo", {})
+        if gid in memo:
+            return memo[gid]
         meta = self.store.meta(gid)
-        return bool(meta) and find_game(meta["game"]).info.hidden_information
+        hidden = bool(meta) and find_game(meta["game"]).info.hidden_information
+        if meta.get("status") in ("active", "over"):
+            if len(memo) > 50_000:
+                memo.clear()
+            memo[gid] = hidden
+        return hidden
 
     def _secret_reason(self, gid: str, res: MoveResult) -> bool:
         """Whether a refusal's reason may name something hidden of the refused seat.

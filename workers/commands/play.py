@@ -49,8 +49,13 @@ class PlayCommands(CommandBase):
         if not text:
             return error("Say which move after the game id. `moves` lists what you can do.", "command/usage")
         text, refused = self._settle(gid, ctx, text, typed)
-        res = refused or self.submit_move(gid, ctx.user_key, text, ctx.idem or "")
-        return self._result_reply(res, private=ctx.private, hidden=self._hidden(gid), gid=gid)
+
+        def reply(res: MoveResult) -> Reply:
+            return self._result_reply(res, private=ctx.private, hidden=self._hidden(gid), gid=gid)
+
+        if refused:
+            return reply(refused)
+        return self._submit_then(gid, ctx.user_key, text, ctx.idem or "", reply)
 
     def _only_game_reading(self, ctx: Context, rest: str, typed: str, which: Rejected) -> tuple[str, str]:
         """Several of the player's games wait for them and no game id was given: the one game
@@ -225,17 +230,26 @@ class PlayCommands(CommandBase):
                 # The outbox's prompt for the next step waits for this press only while it is
                 # in flight (see the Telegram delivery): typed moves never make it wait.
                 self.store.r.set(pressing, "1", ex=PRESS_TTL)
+            hidden = loaded.game.info.hidden_information
+
+            def then(res: MoveResult) -> Reply:
+                try:
+                    reply = self._result_reply(res, private=ctx.private, hidden=hidden, gid=data["g"])
+                    if ctx.in_place and res.ok and not res.duplicate and not res.over and res.seat is not None:
+                        reply += self._next_step(ctx, data["g"], res)
+                    return reply
+                finally:
+                    if ctx.in_place:
+                        self.store.r.delete(pressing)
+
             try:
-                res = self.submit_move(data["g"], ctx.user_key, data["t"], ctx.idem or "")
-                reply = self._result_reply(
-                    res, private=ctx.private, hidden=loaded.game.info.hidden_information, gid=data["g"]
-                )
-                if ctx.in_place and res.ok and not res.duplicate and not res.over and res.seat is not None:
-                    reply += self._next_step(ctx, data["g"], res)
-            finally:
+                # A deferred move (MoveDeferred, not an Exception) keeps the press marked in
+                # flight until its answer is handled by ``then``.
+                return self._submit_then(data["g"], ctx.user_key, data["t"], ctx.idem or "", then)
+            except Exception:
                 if ctx.in_place:
-                    self.store.r.delete(pressing)
-            return reply
+                    self.store.r.delete(pressing)  # the submission itself failed: ``then`` never ran
+                raise
         except Rejected as exc:
             return error(exc.message, exc.code)
         except EngineError as exc:

@@ -17,6 +17,7 @@ import pytest
 from tests.bots.discord.conftest import ALICE, BOB, CAROL, PLUGINS, Table
 from tests.bots.discord.fake_discord import CHANNEL, OTHER_CHANNEL, FakeDiscord, Msg
 from tests.conftest import Worker
+from workers.store import k_outbox
 
 SECRET = "plover"  # the toy's hidden word of seat 2 (Bob)
 BUTTON = re.compile(r"^ag:b:(g[0-9a-z]+):(\d+):(\d+):[A-Za-z0-9_-]+$")
@@ -347,7 +348,7 @@ async def test_table_notices_are_posted_in_the_channel(table: Table) -> None:
     gid, _ = await start_toy(table)
     note = {"type": "notice", "game": gid, "chat": CHANNEL, "text": "Player 1's time ran out; an automatic "
             "player moved for them.", "key": f"{gid}:9:notice", "version": 9}
-    table.client.store.r.xadd("agora:outbox:discord", {"m": json.dumps(note)})
+    table.client.store.r.xadd(k_outbox("discord", gid), {"m": json.dumps(note)})
     posted = await fake.wait(lambda: [m for m in fake.channel() if "time ran out" in m.content], 20, "the notice")
     assert len(posted) == 1 and not posted[0].custom_ids()
 

@@ -14,6 +14,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from tests.bots.telegram.conftest import ALICE, BOB, CAROL, Table
 from tests.bots.telegram.playbook import auto_notation
+from workers import outbox
 
 
 def public_view(table: Table, gid: str, version: int) -> tuple[str, dict[str, Any]]:
@@ -34,7 +35,7 @@ def public_view(table: Table, gid: str, version: int) -> tuple[str, dict[str, An
 async def settled(table: Table) -> None:
     """Every outbox message delivered."""
     await table.fake.wait(
-        lambda: not table.client.store.r.xpending("agora:outbox:telegram", "delivery")["pending"], 30, "delivery"
+        lambda: not outbox.pending_count(table.client.store, "telegram"), 30, "delivery"
     )
 
 

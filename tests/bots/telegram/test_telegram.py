@@ -15,6 +15,7 @@ import pytest
 from bots.telegram.app import Webhook, agora
 from tests.bots.telegram.conftest import ALICE, BOB, CAROL, Table
 from tests.bots.telegram.fake_api import FakeBotApi, Msg
+from workers import outbox
 from workers.client import COMMANDS
 
 SECRET = "plover"  # the toy's hidden word of seat 2
@@ -206,9 +207,9 @@ async def test_bad_input_gets_a_friendly_reply_and_changes_nothing(table: Table)
         await table.ask(user, "/start", private=True)
     gid, board = await start_toy(table)
     token = board.button("add 1")["callback_data"]
-    await fake.wait(lambda: table.client.store.r.xpending("agora:outbox:telegram", "delivery")["pending"] == 0, 10)
+    await fake.wait(lambda: outbox.pending_count(table.client.store, "telegram") == 0, 10)
     version = table.version(gid)
-    outbox_before = table.client.store.r.xlen("agora:outbox:telegram")
+    outbox_before = outbox.length(table.client.store, "telegram")
 
     unknown = (await table.ask(ALICE, "/frobnicate"))[-1].body
     assert unknown.startswith("I don't know the command frobnicate. Try:")
@@ -231,7 +232,7 @@ async def test_bad_input_gets_a_friendly_reply_and_changes_nothing(table: Table)
     await table.handled(uid)
     assert "There is no game in this chat" in fake.sent(-100_888)[-1].body
     assert table.version(gid) == version
-    assert table.client.store.r.xlen("agora:outbox:telegram") == outbox_before
+    assert outbox.length(table.client.store, "telegram") == outbox_before
 
     # a button from a finished game
     await table.ask(BOB, "/resign")
@@ -309,7 +310,7 @@ async def test_flood_control_and_network_errors(table: Table) -> None:
     await asyncio.sleep(0.3)
     assert [c.status for c in fake.method_calls("sendPhoto")][-8:] == [502] * 7 + [200]
     assert sum("Player 1 adds 2" in m.body for m in fake.photos(fake.group_id)) == 1
-    assert table.client.store.r.xpending("agora:outbox:telegram", "delivery")["pending"] == 0
+    assert outbox.pending_count(table.client.store, "telegram") == 0
 
 
 async def test_restart_mid_game_loses_nothing(
@@ -342,7 +343,7 @@ async def test_restart_mid_game_loses_nothing(
         assert sum("Player 2 adds 2" in c for c in captions) == 1
         assert table.version(gid) == 3
         assert len(fake.reactions_to(uid)) == 1
-        assert table.client.store.r.xpending("agora:outbox:telegram", "delivery")["pending"] == 0
+        assert outbox.pending_count(table.client.store, "telegram") == 0
     finally:
         await table.stop()
         table.close()
@@ -421,7 +422,7 @@ async def test_store_errors_while_delivering_lose_no_board_and_send_none_twice(t
     captions = [m.body for m in fake.photos(fake.group_id)]
     assert sum("Player 1 adds 3" in c for c in captions) == 1
     assert table.version(gid) == version + 1
-    assert table.client.store.r.xpending("agora:outbox:telegram", "delivery")["pending"] == 0
+    assert outbox.pending_count(table.client.store, "telegram") == 0
 
 
 async def test_group_messages_are_paced_to_the_flood_limit(

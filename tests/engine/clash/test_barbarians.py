@@ -265,3 +265,16 @@ def test_barbarian_narration_agrees_in_number(dice: Dice) -> None:
     events = barbarian_attack(pos.state, 1)
     assert events[0].text.startswith("1 Barbarian unit from E8 attacks Memphis;")
     assert events[0].text.endswith("1 Barbarian unit stays in the settlement.")
+
+
+def test_barbarians_from_exploration_name_who_chooses_their_space() -> None:
+    pos = Position(2).clear_units()
+    pos.tile("R3", "T14").units(0, "d2", settler=1).turn(0)  # three Fertile spaces and a Forest
+    events = pos.play(0, "move d2 d3 settler")
+    while pos.state.pending.get("kind") == "orient":
+        events = pos.play(0, "orient base")
+    assert pos.state.pending["kind"] == "barbarians"
+    assert "Barbarians will appear in the new region: Red chooses where" in " ".join(e.text for e in events)
+    choice = pos.moves(0)[0]
+    events = pos.play(0, choice)
+    assert events[0].text == f"Barbarians settle on {choice.split()[1].upper()}."

@@ -396,3 +396,28 @@ def test_battle_records_stay_unchanged_and_last_one_turn(dice: Dice) -> None:
     assert GAME.view(pos.state, None)["battles"][0]["space"] == "c4"
     pos.play(1, "end")
     assert pos.state.battles == []
+
+
+def test_captured_port_works_only_for_an_owner_with_fishing() -> None:
+    """Rules 5.3 and 10.8: a captured Port counts for size, but without Fishing its captor can
+    neither build Ships there nor take Gold or a mood token from the sea."""
+    pos = _open().advances(0, "tactics").advances(1, "fishing").units(0, "c5", army=1)
+    pos.city(1, "d4", pieces=["port"], port="d5")
+    pos.turn(1)
+    pos.give(1, wood=2)
+    assert "build heliopolis ship" in pos.moves(1)
+    assert [m for m in pos.moves(1) if m.startswith("collect heliopolis") and "gold" in m]
+    pos.turn(0)
+    pos.play(0, "attack c5 d4 army")
+    city = pos.state.city_at("d4")
+    assert city is not None and city.owner == 0 and city.pieces == {"port": 0} and city.size == 2
+    pos.give(0, food=0, wood=4, ore=0, gold=0).turn(0)
+    city.mood = "neutral"
+    moves = pos.moves(0)
+    assert not [m for m in moves if m.startswith("build heliopolis") and "ship" in m]
+    assert not [m for m in moves if m.startswith("collect heliopolis") and ("gold" in m or "mood" in m)]
+    with pytest.raises(IllegalAction, match="only for an owner with Fishing"):
+        pos.play(0, "build heliopolis ship")
+    pos.advances(0, "fishing").turn(0)
+    assert "build heliopolis ship" in pos.moves(0)
+    assert [m for m in pos.moves(0) if m.startswith("collect heliopolis") and "gold" in m]

@@ -9,7 +9,8 @@ import pytest
 
 from engine.clash.actions import Action
 from engine.clash.builder import GAME, Position
-from engine.clash.combat_rounds import CARD_HOOK, Modifiers, register_cards
+from engine.clash.combat_cards import CombatCardProvider
+from engine.clash.combat_rounds import Modifiers, register_cards
 from engine.clash.state import State
 from engine.core.errors import IllegalAction
 from tests.engine.clash.combat_dice import Dice, dice
@@ -62,7 +63,7 @@ def test_defender_decides_out_of_turn_with_cards(dice: Dice) -> None:
         assert pos.state.battle["cards"] == {"attacker": [], "defender": []}  # a card lasts one round
         assert GAME.to_move(pos.state) == frozenset({0})
     finally:
-        CARD_HOOK.clear()
+        register_cards(CombatCardProvider())  # the real provider again
 
 
 def test_no_cards_without_tactics_or_provider(dice: Dice) -> None:
@@ -76,7 +77,7 @@ def test_no_cards_without_tactics_or_provider(dice: Dice) -> None:
         pos.state = GAME.apply(pos.state, 0, Action("nocard")).state
         assert "defender" not in cards.asked and pos.state.pending["kind"] == "battle"
     finally:
-        CARD_HOOK.clear()
+        register_cards(CombatCardProvider())  # the real provider again
     pos = _fight()
     dice.set(1, 1, 1, 1)
     pos.play(0, "attack c3 c4 army army")
@@ -139,4 +140,4 @@ def test_cards_can_end_a_battle_or_act_after_hits(dice: Dice) -> None:
         events = GAME.apply(pos.state, 1, Action("nocard")).events
         assert "after hits: 2" in events[0].text
     finally:
-        CARD_HOOK.clear()
+        register_cards(CombatCardProvider())  # the real provider again

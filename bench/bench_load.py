@@ -1,0 +1,524 @@
+"""Load benchmark: N concurrent games through the whole stack, against a no-op task's rate.
+
+Run from the repository root (a shared machine: under ``nice``):
+
+    nice -n 10 .venv/bin/python bench/bench_load.py --games 200 [--seconds 30] [--kinds duellum,seven-wonders]
+
+What runs (every process started here is stopped by its PID at the end):
+
+- the embedded Valkey server with AOF (``appendonly yes``, ``appendfsync everysec``: a crash of
+  the machine may lose the last second; a crash of any process loses nothing);
+- two Celery worker processes and one beat, with the command lines ``agora worker
+  --concurrency 2 --beat`` uses (``workers.local.worker_command`` / ``beat_command``);
+- an outbox consumer process doing what the Telegram delivery loop does (fetch, route, build
+  every message with its image, claim, mark sent, acknowledge) with a recording sender;
+- in this process, N simulated Telegram tables per game kind: each player moves as soon as
+  the previous answer arrived, through ``workers.client.Client.command_async`` (the adapters'
+  non-blocking path) on one event loop with the adapters' pool of 32 threads. Moves are
+  chosen by the game's automatic player; each table mirrors its game locally (the engine is
+  deterministic) so choosing a move reads nothing from Redis. A finished game is replaced by
+  a new one at the same table.
+
+Printed per game kind, with and without images (workers and consumer restarted with
+``bench/load_noimages.py``, which turns the renderer off): moves/s; p50/p99 from the command
+to the accepted answer and to the turn's board built by the outbox consumer; how long
+commands waited for a pool thread; Redis commands per move (server side, INFO commandstats:
+includes the commands inside the commit script, the outbox consumer and the beat); worker
+CPU per move; and the ratio of moves/s to the no-op task rate measured in the same run
+(2,000 ``agora.noop`` tasks with results, drained by the same two workers, before and after
+each phase). Round trips per move are counted exactly by tests/workers/test_move_cost.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("AGORA_RATE_USER", "off")  # machine-speed players; limits are tested apart
+os.environ.setdefault("AGORA_RATE_CHAT", "off")
+os.environ.setdefault("AGORA_LOG_LEVEL", "ERROR")
+
+POOL = 32  # the adapters' thread pool
+NOOPS = 2000
+PLAYERS = {"duellum": 2, "seven-wonders": 3}
+NO_IMAGES = "bench.load_noimages"
+COUNT = "bench.load_count"
+_GAMES = itertools.count(1)
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (nearest rank) of ``values`` (0 when empty)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop_pid(proc: subprocess.Popen[bytes], grace: float = 15.0) -> None:
+    """SIGTERM, then SIGKILL after ``grace`` seconds; always reaped."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+# ----------------------------------------------------------------------------- outbox consumer
+def deliver(out_path: str) -> int:
+    """The outbox consumer (a child process): the Telegram delivery's steps with a recording
+    sender; writes ``game version time image_bytes`` for every turn post it built."""
+    from workers.celery_app import load_plugins
+    from workers.client import Client
+
+    load_plugins()
+    client = Client(os.environ["REDIS_URL"])
+    stop = False
+
+    def on_term(*_: Any) -> None:
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGTERM, on_term)
+    pool = ThreadPoolExecutor(POOL, thread_name_prefix="deliver")
+    lines: list[str] = []
+
+    def one(env: Any) -> None:
+        if client.already_sent(env):
+            client.ack("telegram", env)
+            return
+        client.destination(env)
+        part = client.render(env)  # raises: left pending, fetched again
+        if part is not None and not client.claim(env, "delivery"):
+            part = None
+        m = env.message
+        if m.get("type") == "turn" and part is not None:
+            size = len(part.image) if part.image else 0
+            lines.append(f"{m.get('game')} {m.get('version')} {time.time():.4f} {size}")
+        client.mark_sent(env)
+        client.ack("telegram", env)
+
+    while not stop:
+        try:
+            envelopes = client.fetch("telegram", "bench", block_ms=200, count=50)
+        except Exception:
+            time.sleep(0.1)
+            continue
+        # Messages of one chat in order, chats side by side (the delivery's lanes).
+        lanes: dict[str, list[Any]] = {}
+        for env in envelopes:
+            lanes.setdefault(str(env.message.get("chat") or env.message.get("user")), []).append(env)
+
+        def lane(items: list[Any]) -> None:
+            for env in items:
+                try:
+                    one(env)
+                except Exception:
+                    return
+
+        list(pool.map(lane, lanes.values()))
+    Path(out_path).write_text("\n".join(lines))
+    pool.shutdown()
+    return 0
+
+
+# ----------------------------------------------------------------------------- the tables
+@dataclass
+class Stats:
+    answers: list[float] = field(default_factory=list)
+    boards: list[float] = field(default_factory=list)
+    pool_waits: list[float] = field(default_factory=list)
+    sent_at: dict[tuple[str, int], float] = field(default_factory=dict)
+    moves: int = 0
+    refused: int = 0
+    games_done: int = 0
+    commands: int = 0  # Redis commands (server side) in the measured window
+    trips: int = 0  # round trips of the adapter, workers and beat in the measured window
+    delivery_trips: int = 0  # round trips of the outbox consumer
+    renders: int = 0  # board renders (all processes)
+    render_seconds: float = 0.0
+    adapter_cpu: float = 0.0  # CPU seconds of this process (the simulated adapter and players)
+    delivery_cpu: float = 0.0  # CPU seconds of the outbox consumer
+    cpu: float = 0.0  # worker CPU seconds in the measured window
+
+
+class Table:
+    """One chat with one game at a time, mirrored locally to choose moves without reads."""
+
+    def __init__(self, kind: str, slot: int) -> None:
+        self.kind, self.slot, self.gen = kind, slot, 0
+        self.gid = ""
+        self.game: Any = None
+        self.state: Any = None
+        self.version = 0
+        self.seats: dict[int, str] = {}
+        self.chat = ""
+
+    def new_game(self, store: Any) -> None:
+        """Create, fill and begin a game (blocking: runs in the pool)."""
+        from workers import lobby
+
+        self.gen = next(_GAMES)  # unique in the run: phases reuse the slots
+        self.chat = f"-100{self.slot:05d}{self.gen:07d}"
+        users = [f"telegram:{self.slot * 10 + i + 1}" for i in range(PLAYERS[self.kind])]
+        gid = lobby.create(
+            store, self.kind, platform="telegram", chat=self.chat, user=users[0], name="p1", turn_hours=48
+        )
+        for i, u in enumerate(users[1:], 2):
+            lobby.join(store, gid, u, f"p{i}")
+        lobby.begin(store, gid, users[0], seed=self.slot * 1000 + self.gen)
+        self.reload(store, gid)
+
+    def reload(self, store: Any, gid: str | None = None) -> None:
+        from workers import pipeline
+
+        loaded = pipeline.load(store, gid or self.gid)
+        self.gid, self.game, self.state = loaded.gid, loaded.game, loaded.state
+        self.version, self.seats = loaded.version, loaded.seats
+
+
+async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, end: float, think: float) -> None:
+    """Move as fast as answers come (or ``think`` seconds after each answer, on average)
+    until ``end``; counts moves sent from ``start`` on."""
+    from workers.client import Context
+
+    rng = random.Random(table.slot)
+    if think:
+        await asyncio.sleep(rng.uniform(0, think))  # the tables do not all start at once
+    while time.time() < end:
+        if think:
+            pause = rng.expovariate(1 / think)
+            if time.time() + pause >= end:
+                break
+            await asyncio.sleep(pause)
+        if not table.gid or table.game.outcome(table.state) is not None:
+            if table.gid:
+                stats.games_done += 1
+            await run(table.new_game, client.store)
+            continue
+        game, state = table.game, table.state
+        seat = sorted(game.to_move(state))[0]
+        action = game.auto_action(state, seat, zlib.crc32(f"{table.gid}:{table.version}".encode()))
+        text = game.notation(state, seat, action)
+        user = table.seats[seat].split(":")[1]
+        ctx = Context("telegram", table.chat, user, f"p{seat + 1}", idem=f"{table.gid}:{table.version}")
+        t0 = time.time()
+        reply = await client.command_async(ctx, f"move {text}", run)
+        t1 = time.time()
+        if reply and reply[0].ok:
+            table.state = game.apply(state, seat, action).state
+            table.version += 1
+            if start <= t0 < end:
+                stats.moves += 1
+                stats.answers.append(t1 - t0)
+                stats.sent_at[(table.gid, table.version)] = t0
+        else:
+            if start <= t0 < end:
+                stats.refused += 1
+            await run(table.reload, client.store)
+
+
+async def load_phase(
+    url: str, kind: str, games: int, seconds: float, warmup: float, sample: Any, think: float = 0.0
+) -> Stats:
+    from workers.client import Client
+
+    client = Client(url, move_timeout=30)
+    pool = ThreadPoolExecutor(POOL, thread_name_prefix="adapter")
+    loop = asyncio.get_running_loop()
+    stats = Stats()
+    measuring = [False]
+
+    async def run(fn: Any, *args: Any) -> Any:
+        queued = time.perf_counter()
+
+        def job() -> Any:
+            if measuring[0]:
+                stats.pool_waits.append(time.perf_counter() - queued)
+            return fn(*args)
+
+        return await loop.run_in_executor(pool, job)
+
+    tables = [Table(kind, i + (0 if kind == "duellum" else 50_000)) for i in range(games)]
+    await asyncio.gather(*(run(t.new_game, client.store) for t in tables))
+    start = time.time() + warmup
+    end = start + seconds
+
+    async def window() -> None:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        measuring[0] = True
+        c0, cpu0, t0, o0 = await run(sample)
+        await asyncio.sleep(max(0.0, end - time.time()))
+        c1, cpu1, t1, o1 = await run(sample)
+        measuring[0] = False
+        stats.commands, stats.cpu = c1 - c0, cpu1 - cpu0
+        stats.trips, stats.delivery_trips = t1[0] - t0[0], t1[1] - t0[1]
+        stats.renders, stats.render_seconds = t1[2] - t0[2], t1[3] - t0[3]
+        stats.adapter_cpu, stats.delivery_cpu = o1[0] - o0[0], o1[1] - o0[1]
+
+    await asyncio.gather(window(), *(play(t, client, run, stats, start, end, think) for t in tables))
+    await client.answers.aclose()
+    pool.shutdown(wait=True)
+    client.close()
+    return stats
+
+
+# ----------------------------------------------------------------------------- orchestration
+class Services:
+    """Two workers and a beat as ``agora worker --concurrency 2 --beat`` starts them, and the
+    outbox consumer; all stopped by PID."""
+
+    def __init__(self, url: str, tmp: Path, *, images: bool, boards: str = "worker") -> None:
+        from workers.embedded import _die_with_parent
+        from workers.local import beat_command, worker_command
+
+        self.counts = tmp / f"counts-{time.time():.0f}-{images}"
+        self.counts.mkdir()
+        self.env = dict(os.environ, REDIS_URL=url, PYTHONPATH=str(ROOT), AGORA_REBUILD_ON_START="0")
+        self.env["AGORA_PLUGINS"] = COUNT if images else f"{COUNT},{NO_IMAGES}"
+        if boards == "delivery":
+            self.env["AGORA_PLUGINS"] += ",bench.load_nodraw"
+        self.env["AGORA_BENCH_COUNT_DIR"] = str(self.counts)
+        self.out = tmp / f"boards-{'img' if images else 'noimg'}-{time.time():.0f}.txt"
+        self.log = open(tmp / "services.log", "ab")  # noqa: SIM115 - closed in stop()
+        kw: dict[str, Any] = {"env": self.env, "cwd": ROOT, "stdout": self.log, "stderr": subprocess.STDOUT}
+        kw["preexec_fn"] = _die_with_parent
+        self.workers = [subprocess.Popen(worker_command(beat=False, data_dir=tmp, name=f"agora{i}"), **kw)
+                        for i in range(2)]
+        self.beat = subprocess.Popen(beat_command(tmp), **kw)
+        self.consumer = subprocess.Popen([sys.executable, __file__, "--deliver", str(self.out)], **kw)
+
+    def wait_ready(self) -> None:
+        from workers import tasks
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if tasks.noop.apply_async(args=[1]).get(timeout=2) == 1:
+                    return
+            except Exception:
+                pass
+        raise SystemExit("the workers did not answer within 60 s")
+
+    def trips(self) -> tuple[int, int, int, float]:
+        """Round trips so far (this process and the workers and beat; the outbox consumer) and
+        the board renders with their seconds, from the child processes' count files."""
+        from bench.load_count import TRIPS
+
+        move, delivery, renders, seconds = TRIPS[0], 0, 0, 0.0
+        for f in self.counts.iterdir():
+            if f.name.startswith("."):
+                continue
+            with contextlib.suppress(OSError, ValueError):
+                n, r, sec = f.read_text().split()
+                if f.name == str(self.consumer.pid):
+                    delivery += int(n)
+                else:
+                    move += int(n)
+                renders, seconds = renders + int(r), seconds + float(sec)
+        return move, delivery, renders, seconds
+
+    def other_cpu(self) -> tuple[float, float]:
+        """CPU seconds so far of (this process: the simulated adapter, the outbox consumer)."""
+        own = os.times()
+        return own.user + own.system, cpu_seconds(self.consumer.pid)
+
+    def worker_cpu(self) -> float:
+        return sum(cpu_seconds(w.pid) for w in self.workers)
+
+    def boards(self) -> dict[tuple[str, int], tuple[float, int]]:
+        """(game, version) -> (time built, image bytes), once the consumer has stopped."""
+        out: dict[tuple[str, int], tuple[float, int]] = {}
+        if self.out.exists():
+            for line in self.out.read_text().splitlines():
+                gid, v, t, size = line.split()
+                out[(gid, int(v))] = (float(t), int(size))
+        return out
+
+    def stop(self) -> None:
+        stop_pid(self.consumer)
+        for w in self.workers:
+            stop_pid(w)
+        stop_pid(self.beat)
+        self.log.close()
+
+
+def noop_rate(store: Any, services: Services) -> tuple[float, float]:
+    """No-op tasks (with results) per second drained by the running workers, and the worker
+    CPU seconds of one."""
+    from workers import tasks
+
+    cpu0 = services.worker_cpu()
+    t0 = time.perf_counter()
+    results = [tasks.noop.apply_async(args=[i]) for i in range(NOOPS)]
+    while store.r.llen("celery") or store.r.hlen("unacked"):
+        time.sleep(0.005)
+    for r in results[-20:]:
+        r.get(timeout=30)
+    rate = NOOPS / (time.perf_counter() - t0)
+    cpu = (services.worker_cpu() - cpu0) / NOOPS
+    for r in results:
+        r.forget()
+    return rate, cpu
+
+
+def commands_total(store: Any) -> int:
+    stats = store.r.info("commandstats")
+    return sum(int(v["calls"]) for v in stats.values())
+
+
+def _sampler(store: Any, services: Services) -> Any:
+    """(Redis commands so far, worker CPU seconds so far), for the measured window."""
+    return lambda: (commands_total(store), services.worker_cpu(), services.trips(), services.other_cpu())
+
+
+def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, noop_cpu: float,
+           boards: dict[tuple[str, int], tuple[float, int]]) -> dict[str, Any]:
+    lat = [boards[k][0] - t0 for k, t0 in stats.sent_at.items() if k in boards]
+    sizes = [boards[k][1] for k in stats.sent_at if k in boards]
+    rate = stats.moves / seconds
+    row = {
+        "kind": kind,
+        "images": images,
+        "moves": stats.moves,
+        "moves_s": rate,
+        "answer_p50_ms": pct(stats.answers, 0.5) * 1000,
+        "answer_p99_ms": pct(stats.answers, 0.99) * 1000,
+        "board_p50_ms": pct(lat, 0.5) * 1000,
+        "board_p99_ms": pct(lat, 0.99) * 1000,
+        "boards": len(lat),
+        "render_ms": stats.render_seconds * 1000 / max(1, stats.renders),
+        "board_kib_p50": pct([float(s) for s in sizes], 0.5) / 1024,
+        "pool_wait_p99_ms": pct(stats.pool_waits, 0.99) * 1000,
+        "refused": stats.refused,
+        "games_done": stats.games_done,
+        "cmds_per_move": stats.commands / max(1, stats.moves),
+        "trips_per_move": stats.trips / max(1, stats.moves),
+        "delivery_trips_per_move": stats.delivery_trips / max(1, stats.moves),
+        "adapter_cpu_ms_per_move": stats.adapter_cpu * 1000 / max(1, stats.moves),
+        "delivery_cpu_ms_per_move": stats.delivery_cpu * 1000 / max(1, stats.moves),
+        "worker_cpu_ms_per_move": stats.cpu * 1000 / max(1, stats.moves),
+        "noop_s": noop,
+        "noop_cpu_ms": noop_cpu * 1000,
+        "ratio": rate / noop if noop else 0.0,
+    }
+    print(
+        f"  {kind:<13} images={'yes' if images else 'no ':<3} {rate:7.1f} moves/s ({stats.moves} moves,"
+        f" {stats.refused} refused, {stats.games_done} games finished)\n"
+        f"      answer p50 {row['answer_p50_ms']:6.0f} ms  p99 {row['answer_p99_ms']:6.0f} ms;"
+        f"  board built p50 {row['board_p50_ms']:6.0f} ms  p99 {row['board_p99_ms']:6.0f} ms"
+        f" ({len(lat)} boards, median {row['board_kib_p50']:.0f} KiB)\n"
+        f"      {stats.renders} board renders in the window, {row['render_ms']:.0f} ms (wall) each;\n"
+        f"      pool wait p99 {row['pool_wait_p99_ms']:.1f} ms;  Redis round trips/move: adapter+workers"
+        f" {row['trips_per_move']:.1f}, outbox consumer {row['delivery_trips_per_move']:.1f}"
+        f" (server commands incl. those inside scripts {row['cmds_per_move']:.0f})\n"
+        f"      CPU/move: workers {row['worker_cpu_ms_per_move']:.1f} ms, adapter+players"
+        f" {row['adapter_cpu_ms_per_move']:.1f} ms, outbox consumer {row['delivery_cpu_ms_per_move']:.1f} ms;"
+        f"  no-op {noop:.0f}/s ({row['noop_cpu_ms']:.1f} ms worker CPU each);  ratio {row['ratio']:.2f}",
+        flush=True,
+    )
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games per kind (default 200)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds per phase (default 30)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (default 5)")
+    parser.add_argument("--kinds", default="duellum,seven-wonders", help="game kinds (comma-separated)")
+    parser.add_argument("--no-images", choices=["also", "skip", "only"], default="also",
+                        help="also measure with the renderer off (default), skip it, or only that")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player waits after an answer (default 0: as fast as answers come)")
+    parser.add_argument("--boards", choices=["worker", "delivery"], default="worker",
+                        help="who draws a posted turn's board: the move's worker (production) or the outbox consumer")
+    parser.add_argument("--json", help="write the figures to this file as JSON")
+    parser.add_argument("--deliver", help=argparse.SUPPRESS)  # the outbox consumer child
+    args = parser.parse_args()
+    if args.deliver:
+        return deliver(args.deliver)
+
+    import bench.load_count  # noqa: F401 - counts this process's round trips too
+    from workers.embedded import EmbeddedServer
+
+    tmp = Path(tempfile.mkdtemp(prefix="agora-load-"))
+    server = EmbeddedServer(tmp / "valkey", persist=True).start()  # AOF, appendfsync everysec
+    os.environ["REDIS_URL"] = server.url
+    rows: list[dict[str, Any]] = []
+    services: Services | None = None
+    try:
+        from workers.celery_app import app
+        from workers.store import Store
+
+        app.conf.broker_url = server.url
+        app.conf.result_backend = server.url
+        store = Store.from_url(server.url)
+        cfg = store.r.config_get("append*")
+        version = store.r.info("server").get("valkey_version") or store.r.info("server").get("redis_version")
+        print(f"Valkey {version} appendonly={cfg.get('appendonly')} appendfsync={cfg.get('appendfsync')};"
+              f" {args.games} games per kind, think {args.think:g} s,"
+              f" {args.seconds:g} s measured after {args.warmup:g} s;"
+              f" {os.cpu_count()} cpus", flush=True)
+        modes = {"also": [True, False], "skip": [True], "only": [False]}[args.no_images]
+        for images in modes:
+            services = Services(server.url, tmp, images=images, boards=args.boards)
+            services.wait_ready()
+            done: list[tuple[str, Stats, float, float]] = []
+            for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
+                before, cpu_before = noop_rate(store, services)
+                sample = _sampler(store, services)
+                stats = asyncio.run(
+                    load_phase(server.url, kind, args.games, args.seconds, args.warmup, sample, args.think)
+                )
+                time.sleep(2)  # the consumer catches up with the last boards
+                after, cpu_after = noop_rate(store, services)
+                done.append((kind, stats, (before + after) / 2, (cpu_before + cpu_after) / 2))
+            _, _, renders, _ = services.trips()
+            images_kept = sum(1 for _ in store.r.scan_iter("agora:img:*", count=1000))
+            if images:
+                print(f"  renders in this mode: {renders}; board images in Redis: {images_kept}"
+                      " (rendered once each when equal)", flush=True)
+            services.stop()
+            boards = services.boards()
+            services = None
+            for kind, stats, noop, noop_cpu in done:
+                rows.append(report(kind, images, stats, args.seconds, noop, noop_cpu, boards))
+        figures = rows
+        info = store.r.info("memory")
+        print(f"  Redis memory: used {info['used_memory_human']}, peak {info['used_memory_peak_human']}")
+        if args.json:
+            Path(args.json).write_text(json.dumps(figures, indent=1))
+        store.r.close()
+        return 0
+    finally:
+        if services is not None:
+            services.stop()
+        server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

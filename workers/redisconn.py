@@ -1,0 +1,205 @@
+"""The one place that turns ``REDIS_URL`` into a client: a plain Redis, a Redis Cluster or a
+Sentinel-managed master, and the Celery broker that goes with it.
+
+Why one factory: the store, the beat lease, the metrics' readiness check and the rate limiter
+all talk to the same Redis; when each built its own client from the URL, only plain
+``redis://`` URLs worked. Accepted forms:
+
+* ``redis://[:pw@]host:port/db`` (and ``rediss://``, ``unix://``): one server (the default, and
+  the embedded Valkey of the quick start);
+* ``redis+cluster://[:pw@]host:port[,host:port...]`` (``rediss+cluster://`` with TLS), or a plain
+  URL with ``REDIS_CLUSTER=1``: a Redis Cluster, found from any of the seed nodes;
+* ``redis+sentinel://[:pw@]host:port[,host:port...]/mastername[/db]``: the master Sentinel names
+  (followed through failovers); ``?sentinel_password=`` if the Sentinels have their own.
+
+Celery's broker cannot be a Redis Cluster (kombu needs MULTI over several keys): with a
+cluster store it is ``AGORA_BROKER_URL`` (a plain Redis or Sentinel). A Sentinel store gives a
+Sentinel broker by itself (kombu's ``sentinel://`` transport with the master's name).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import redis
+from redis.cluster import ClusterNode, RedisCluster
+from redis.sentinel import Sentinel
+
+CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
+SENTINEL_SCHEMES = ("redis+sentinel", "rediss+sentinel")
+TRUE = ("1", "true", "yes", "on")
+
+
+def is_cluster(url: str, env: Mapping[str, str] | None = None) -> bool:
+    """Whether ``url`` names a Redis Cluster (its scheme, or ``REDIS_CLUSTER=1``)."""
+    env = os.environ if env is None else env
+    scheme = urlsplit(url).scheme.lower()
+    return scheme in CLUSTER_SCHEMES or (
+        scheme in ("redis", "rediss") and env.get("REDIS_CLUSTER", "").strip().lower() in TRUE
+    )
+
+
+def is_sentinel(url: str) -> bool:
+    return urlsplit(url).scheme.lower() in SENTINEL_SCHEMES
+
+
+def _hosts(netloc: str, default_port: int) -> list[tuple[str, int]]:
+    """``host:port,host:port`` (after the credentials) as pairs."""
+    out = []
+    for part in netloc.rpartition("@")[2].split(","):
+        host, _, port = part.strip().rpartition(":")
+        if not host:  # no port given
+            host, port = part.strip(), ""
+        out.append((host.strip("[]"), int(port) if port else default_port))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    hosts: list[tuple[str, int]]
+    username: str | None
+    password: str | None
+    path: list[str]
+    query: dict[str, list[str]]
+    tls: bool
+
+
+def _parse(url: str, default_port: int) -> _Parsed:
+    parts = urlsplit(url)
+    creds = parts.netloc.rpartition("@")[0]
+    user, _, pw = creds.partition(":") if creds else ("", "", "")
+    return _Parsed(
+        hosts=_hosts(parts.netloc, default_port),
+        username=unquote(user) or None,
+        password=unquote(pw) or None,
+        path=[p for p in parts.path.split("/") if p],
+        query=parse_qs(parts.query),
+        tls=parts.scheme.lower().startswith("rediss"),
+    )
+
+
+def connect(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, str] | None = None, **kwargs: Any) -> Any:
+    """A client for ``url``: ``redis.Redis``, ``RedisCluster`` or a Sentinel master client.
+
+    All three speak the same commands for what Agora does with them: every key one script or
+    MULTI touches shares a hash slot (see workers/store.py), so the cluster client can route
+    each of them to one node.
+    """
+    if is_cluster(url, env):
+        p = _parse(url, 6379)
+        return RedisCluster(
+            startup_nodes=[ClusterNode(h, port) for h, port in p.hosts],
+            username=p.username,
+            password=p.password,
+            ssl=p.tls,
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=min(socket_timeout, 5.0),
+            **kwargs,
+        )
+    if is_sentinel(url):
+        p = _parse(url, 26379)
+        if not p.path:
+            raise ValueError("a Sentinel URL names its master: redis+sentinel://host:26379/mymaster")
+        sentinel_pw = (p.query.get("sentinel_password") or [None])[0]
+        sentinel = Sentinel(
+            p.hosts,
+            socket_timeout=socket_timeout,
+            sentinel_kwargs={"password": sentinel_pw, "socket_timeout": socket_timeout}
+            if sentinel_pw
+            else {"socket_timeout": socket_timeout},
+            username=p.username,
+            password=p.password,
+            ssl=p.tls,
+        )
+        db = int(p.path[1]) if len(p.path) > 1 else 0
+        return sentinel.master_for(p.path[0], db=db, socket_timeout=socket_timeout, **kwargs)
+    return redis.Redis.from_url(url, socket_timeout=socket_timeout, **kwargs)
+
+
+def connect_async(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, str] | None = None) -> Any:
+    """The asyncio twin of :func:`connect` for the same three URL forms.
+
+    Why: the adapters wait for move answers on their event loop (workers/answers.py); on a
+    cluster or behind Sentinel that wait must reach the same store as the workers' push."""
+    import redis.asyncio as aredis
+    from redis.asyncio.cluster import ClusterNode as AsyncClusterNode
+    from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+    from redis.asyncio.sentinel import Sentinel as AsyncSentinel
+
+    if is_cluster(url, env):
+        p = _parse(url, 6379)
+        return AsyncRedisCluster(
+            startup_nodes=[AsyncClusterNode(h, port) for h, port in p.hosts],
+            username=p.username,
+            password=p.password,
+            ssl=p.tls,
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=min(socket_timeout, 5.0),
+        )
+    if is_sentinel(url):
+        p = _parse(url, 26379)
+        if not p.path:
+            raise ValueError("a Sentinel URL names its master: redis+sentinel://host:26379/mymaster")
+        sentinel_pw = (p.query.get("sentinel_password") or [None])[0]
+        sentinel = AsyncSentinel(
+            p.hosts,
+            socket_timeout=socket_timeout,
+            sentinel_kwargs={"password": sentinel_pw, "socket_timeout": socket_timeout}
+            if sentinel_pw
+            else {"socket_timeout": socket_timeout},
+            username=p.username,
+            password=p.password,
+            ssl=p.tls,
+        )
+        db = int(p.path[1]) if len(p.path) > 1 else 0
+        return sentinel.master_for(p.path[0], db=db, socket_timeout=socket_timeout)
+    return aredis.Redis.from_url(url, socket_timeout=socket_timeout)
+
+
+def broker(store_url: str, env: Mapping[str, str] | None = None) -> tuple[str, dict[str, Any]]:
+    """(Celery broker URL, transport options to add) for a store URL.
+
+    ``AGORA_BROKER_URL`` wins when set; a cluster store requires it (the message says so); a
+    Sentinel store becomes kombu's ``sentinel://`` list with the master's name."""
+    env = os.environ if env is None else env
+    explicit = env.get("AGORA_BROKER_URL", "").strip()
+    url = explicit or store_url
+    if is_cluster(url, {} if explicit else env):
+        raise ValueError(
+            "REDIS_URL names a Redis Cluster, which Celery cannot use as its broker: set AGORA_BROKER_URL "
+            "to a plain Redis or Sentinel URL for the task queue"
+        )
+    if is_sentinel(url):
+        p = _parse(url, 26379)
+        if not p.path:
+            raise ValueError("a Sentinel URL names its master: redis+sentinel://host:26379/mymaster")
+        creds = ""
+        if p.password:
+            creds = f"{p.username or ''}:{p.password}@"
+        db = f"/{p.path[1]}" if len(p.path) > 1 else ""
+        joined = ";".join(f"sentinel://{creds}{h}:{port}{db}" for h, port in p.hosts)
+        options: dict[str, Any] = {"master_name": p.path[0]}
+        sentinel_pw = (p.query.get("sentinel_password") or [None])[0]
+        if sentinel_pw:
+            options["sentinel_kwargs"] = {"password": sentinel_pw}
+        return joined, options
+    return url, {}
+
+
+def configure_celery(app: Any, store_url: str) -> None:
+    """Point a Celery app at the broker that goes with ``store_url`` (and remember the store's
+    URL for the tasks run in this process)."""
+    url, options = broker(store_url)
+    app.conf.broker_url = url
+    app.conf.result_backend = url
+    app.conf.agora_store_url = store_url
+    if options:
+        app.conf.broker_transport_options = {**(app.conf.broker_transport_options or {}), **options}
+        app.conf.result_backend_transport_options = {
+            **(app.conf.result_backend_transport_options or {}),
+            **options,
+        }
