@@ -18,7 +18,7 @@ from engine.core.testing import replay
 from tests.faults.players import PLATFORM, Tally
 from workers import outbox
 from workers.client import Client
-from workers.store import Store, k_outbox
+from workers.store import Store
 
 
 @dataclass
@@ -96,7 +96,7 @@ def read_sends(path: Path) -> list[dict[str, Any]]:
 def undelivered(client: Client, record: Path) -> list[str]:
     """Outbox keys the consumer has neither sent nor dropped as out of date yet."""
     done = {s["key"] for s in read_sends(record)}
-    keys = [str(json.loads(f[b"m"]).get("key")) for _, f in client.store.r.xrange(k_outbox(PLATFORM))]
+    keys = [str(m.get("key")) for _, m in outbox.entries(client.store, PLATFORM)]
     return [k for k in keys if k not in done]
 
 
@@ -134,10 +134,9 @@ def check_outbox(client: Client, record: Path, killed_pids: list[int], report: R
             # before recording it as sent)
             if any(c["pid"] not in killed for c in copies[:-1]):
                 report.unexplained_duplicates.append(key)
-    entries = client.store.r.xrange(k_outbox(PLATFORM))
+    entries = outbox.entries(client.store, PLATFORM)  # every partition's stream
     report.outbox_entries = len(entries)
-    for _, fields in entries:
-        m = json.loads(fields[b"m"])
+    for _, m in entries:
         key = str(m.get("key"))
         if key in by_key:
             if m.get("type") == "turn" and not any(c["image"] for c in by_key[key]):
