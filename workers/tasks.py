@@ -63,7 +63,7 @@ def follow_up(loaded: Loaded, result: MoveResult) -> None:
     # archive): a kick for a plain step cost a task and five round trips. A posted turn's
     # board is drawn by the task itself once the mover has the answer (``draw_board``).
     if result.follow:
-        kick.delay(loaded.gid)
+        _kick_later(loaded.gid)
 
 
 def draw_board(st: Store, result: MoveResult) -> None:
@@ -84,6 +84,19 @@ def draw_board(st: Store, result: MoveResult) -> None:
         log.exception("drawing the board of %s failed", result.after.gid)
 
 
+def _kick_later(gid: str) -> None:
+    """Queue ``kick`` for a committed move; a failure to queue it is logged, never raised.
+
+    Why: the move is committed; raising here failed the task, and the player was told "your
+    move was not applied" for a move that was (found by the fault suite when the store
+    restarted between the commit and this publish). What ``kick`` does is not lost: automatic
+    players are woken by their safety deadline, and the board is drawn when it is delivered."""
+    try:
+        kick.delay(gid)
+    except Exception:
+        log.warning("could not queue the follow-up of %s; its safety deadline will wake it", gid, exc_info=True)
+
+
 @app.task(name="agora.move", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
 def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str = "") -> dict[str, Any]:
     """A player's move as typed text (or a pressed button's notation).
@@ -95,6 +108,11 @@ def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str
     ``Store.post_answer``; such moves are sent without a Celery result).
     """
     st = store()
+    earlier = _applied_before(st, gid, idem)
+    if earlier is not None:
+        if reply_to:
+            st.post_answer(reply_to, rid, earlier.to_json())
+        return earlier.to_json()
     try:
         result = pipeline.submit(
             st, gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
@@ -110,10 +128,42 @@ def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str
         st.post_answer(reply_to, rid, result.to_json())
     draw_board(st, result)
     if result.duplicate and result.ok and not os.environ.get("AGORA_SKIP_KICK"):
-        kick.delay(gid)
+        _kick_later(gid)
     if result.ok and not result.duplicate:
         _fault("after_commit")  # crash tests: committed, not yet acknowledged
     return result.to_json()
+
+
+def _applied_before(st: Store, gid: str, idem: str) -> MoveResult | None:
+    """For a redelivered (or retried) move only: its answer when the game's log already holds
+    its key although the idempotency window no longer does.
+
+    Why: the window keeps the answers of the newest moves only, but a worker killed between
+    the commit and the acknowledgement gets its message back after the visibility timeout
+    (300 s), and a busy table makes more moves than the window holds in that time; the copy
+    was then applied a second time when its move was legal again (found by the fault suite,
+    tests/faults). Reading the log costs one read of the game's record, paid only on the rare
+    redelivery."""
+    request = move.request
+    info = request.delivery_info or {}
+    if not idem or not (info.get("redelivered") or request.retries):
+        return None
+    if st.idem_result(gid, idem) is not None:
+        return None  # inside the window: the commit answers it with the stored answer
+    try:
+        entries = st.log(gid)
+    except Exception:
+        log.warning("could not read the log of %s to check a redelivered move", gid, exc_info=True)
+        return None
+    for entry in reversed(entries):
+        if entry.get("k") == idem:
+            log.warning("a redelivered move of %s was applied before; not applying it again", gid)
+            version = int(st.meta(gid).get("version") or 0)
+            return MoveResult(
+                True, "ok", "Your move was applied already.", version, entry.get("s"), str(entry.get("t", "")),
+                duplicate=True,
+            )  # fmt: skip
+    return None
 
 
 def _before_commit() -> None:

@@ -59,7 +59,13 @@ class Delivery:
             m = env.message
             lane = f"c:{m['chat']}" if m.get("type") in CHANNEL_TYPES else f"u:{m.get('user', '')}"
             lanes.setdefault(lane, []).append(env)
-        results = await asyncio.gather(*(self._lane(items) for items in lanes.values()))
+        # Every lane finishes before the batch ends, even when one raised (the store restarting):
+        # a lane left running into the next batch, which re-reads the same pending entries, sent
+        # a message a second time (found by the fault suite, tests/faults).
+        results = await asyncio.gather(*(self._lane(items) for items in lanes.values()), return_exceptions=True)
+        failed = [r for r in results if isinstance(r, BaseException)]
+        if failed:
+            raise failed[0]
         return all(results)
 
     async def _lane(self, items: list[Envelope]) -> bool:

@@ -74,7 +74,13 @@ class Delivery:
             route = await self.sender.io(self.client.destination, env)
             lane = route[0] if route else f"home:{env.message.get('game', '')}"
             lanes.setdefault(lane, []).append((env, route))
-        results = await asyncio.gather(*(self._lane(items) for items in lanes.values()))
+        # Every lane finishes before the batch ends, even when one raised (the store restarting):
+        # a lane left running into the next batch, which re-reads the same pending entries, sent
+        # a message a second time (found by the fault suite, tests/faults).
+        results = await asyncio.gather(*(self._lane(items) for items in lanes.values()), return_exceptions=True)
+        failed = [r for r in results if isinstance(r, BaseException)]
+        if failed:
+            raise failed[0]
         return all(results)
 
     async def _lane(self, items: list[tuple[Envelope, Route]]) -> bool:

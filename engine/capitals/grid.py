@@ -32,7 +32,7 @@ def cell_name(c: Cell) -> str:
 def parse_cell_name(text: str) -> Cell | None:
     """``m13`` -> ``(0, 0)``; ``None`` when it is no cell name."""
     t = text.strip().lower()
-    if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+    if len(t) < 2 or not t[0].isalpha() or not (t[1:].isascii() and t[1:].isdigit()):
         return None
     c = (ord(t[0]) - ord("a") - ORIGIN_COL, int(t[1:]) - ORIGIN_ROW)
     return c if in_frame(c) else None

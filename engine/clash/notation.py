@@ -155,7 +155,7 @@ def normalize_typed(text: str) -> str:
     i = 0
     while i < len(words):
         w = words[i]
-        if w.isdigit() and i + 1 < len(words) and words[i + 1] in _ORDER and 1 <= int(w) <= 8:
+        if w.isascii() and w.isdigit() and i + 1 < len(words) and words[i + 1] in _ORDER and 1 <= int(w) <= 8:
             expanded.extend([words[i + 1]] * int(w))
             i += 2
             continue

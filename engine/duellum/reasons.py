@@ -106,10 +106,15 @@ def _unit(word: str, seat: int) -> int:
     return -1
 
 
+def _number(word: str) -> bool:
+    """ASCII digits only: ``"²".isdigit()`` is True but ``int("²")`` raises (found by fuzzing)."""
+    return word.isascii() and word.isdigit()
+
+
 def _count_unit(words: list[str], seat: int) -> tuple[int, int, list[str]]:
     """``[2] legions ...`` -> (unit, count, rest)."""
     count = 1
-    if words and words[0].isdigit():
+    if words and _number(words[0]):
         count = int(words[0])
         words = words[1:]
     if not words:
@@ -128,7 +133,7 @@ def _amounts(words: list[str], size: int) -> tuple[int, ...] | None:
     out = [0] * size
     n = 1
     for w in words:
-        if w.isdigit():
+        if _number(w):
             n = int(w)
             continue
         k = _res(w, coins=size == 4)
@@ -225,7 +230,7 @@ def guess(state: State, seat: int, text: str) -> Action | None:
         counts = [0, 0]
         n = 1
         for w in rest:
-            if w.isdigit():
+            if _number(w):
                 n = int(w)
                 continue
             t = _unit(w, seat)
