@@ -33,8 +33,13 @@ def _downgrade(store: Store) -> None:
             old_streams.setdefault(P + rest, []).extend((m.decode(), f[b"m"]) for m, f in store.r.xrange(key))
             store.r.delete(key)
     for key, rows in old_streams.items():
+        last = (0, 0)
         for mid, m in sorted(rows, key=lambda r: tuple(map(int, r[0].split("-")))):
-            store.r.xadd(key, {"m": m}, id=mid)
+            # Two partition streams may hold the same id (written in the same millisecond);
+            # one old stream needs increasing ids.
+            ms, seq = map(int, mid.split("-"))
+            last = (ms, seq) if (ms, seq) > last else (last[0], last[1] + 1)
+            store.r.xadd(key, {"m": m}, id=f"{last[0]}-{last[1]}")
     store.r.delete(layout.K_LAYOUT)
 
 
