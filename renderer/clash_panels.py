@@ -43,7 +43,7 @@ SCALE_ROW: Final[int] = 50
 BOX_H: Final[int] = 58
 CAT_HEAD: Final[int] = 30
 CAT_H: Final[int] = CAT_HEAD + 2 * (BOX_H + 6) + 10
-SUMMARY_ROW: Final[int] = 46
+SUMMARY_ROW: Final[int] = 52
 RESOURCES: Final[tuple[str, ...]] = ("food", "wood", "ore", "ideas", "gold")
 CATEGORIES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     (
@@ -189,10 +189,11 @@ def page_image(view: Mapping[str, Any], seat: int) -> Image.Image:
     image = new_canvas((PAGE_W, height), PAPER)
     draw = ImageDraw.Draw(image)
     fill = player_fill(as_str(p.get("colour")), as_int(p.get("seat"), seat))
-    draw.rectangle(
-        (0, 0, PAGE_W - 1, height - 1), fill=PANEL, outline=HIGHLIGHT if active else INK, width=6 if active else 2
-    )
+    draw.rectangle((0, 0, PAGE_W - 1, height - 1), fill=PANEL)
     draw.rectangle((0, 0, PAGE_W - 1, TITLE_H), fill=fill)
+    # The frame last, so that the title bar does not hide its top edge.
+    frame = HIGHLIGHT if active else INK
+    draw.rectangle((0, 0, PAGE_W - 1, height - 1), outline=frame, width=6 if active else 2)
     title = _title(p) + (" — to play" if active else "")
     draw_text(draw, (PAD, TITLE_H / 2), title, fit_font(title, 34, PAGE_W - 2 * PAD, "bold"), ink_on(fill), anchor="lm")
     x0, x1 = PAD, PAGE_W - PAD
@@ -284,10 +285,10 @@ def draw_summary(draw: ImageDraw.ImageDraw, x0: float, x1: float, y: float, view
         fill = player_fill(as_str(p.get("colour")), as_int(p.get("seat"), seat))
         yy = y + 6 + seat * SUMMARY_ROW
         draw.rectangle(
-            (x0, yy + 4, x0 + 34, yy + 38),
+            (x0, yy + 4, x0 + 42, yy + 46),
             fill=fill,
             outline=HIGHLIGHT if seat == active else INK,
             width=5 if seat == active else 2,
         )
         text = summary_line(view, seat)
-        draw_text(draw, (x0 + 48, yy + 21), text, fit_font(text, 30, x1 - x0 - 48, min_size=18), INK, anchor="lm")
+        draw_text(draw, (x0 + 56, yy + 25), text, fit_font(text, 36, x1 - x0 - 56, min_size=18), INK, anchor="lm")
