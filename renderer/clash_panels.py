@@ -180,11 +180,25 @@ def page_height(p: Mapping[str, Any]) -> int:
     )
 
 
+def _awaited(view: Mapping[str, Any]) -> tuple[int, str]:
+    """The seat the game waits for and how to say it: the seat of an open choice (``to answer``,
+    it may be another seat than the one whose turn it is), else the player to play, else -1."""
+    if as_str(view.get("phase")) == "over":
+        return -1, ""
+    pending = as_map(view.get("pending"))
+    if pending:
+        return as_int(pending.get("seat"), -1), "to answer"
+    if as_str(view.get("phase")) == "turn":
+        return as_int(view.get("active"), -1), "to play"
+    return -1, ""
+
+
 def page_image(view: Mapping[str, Any], seat: int) -> Image.Image:
     """The page of the player in ``seat`` (a thick yellow frame while it is their turn)."""
     players = [as_map(q) for q in as_list(view.get("players"))]
     p = players[seat]
-    active = as_int(view.get("active"), -1) == seat and as_str(view.get("phase")) == "turn"
+    awaited, word = _awaited(view)
+    active = awaited == seat
     height = page_height(p)
     image = new_canvas((PAGE_W, height), PAPER)
     draw = ImageDraw.Draw(image)
@@ -194,7 +208,7 @@ def page_image(view: Mapping[str, Any], seat: int) -> Image.Image:
     # The frame last, so that the title bar does not hide its top edge.
     frame = HIGHLIGHT if active else INK
     draw.rectangle((0, 0, PAGE_W - 1, height - 1), outline=frame, width=6 if active else 2)
-    title = _title(p) + (" — to play" if active else "")
+    title = _title(p) + (f" — {word}" if active else "")
     draw_text(draw, (PAD, TITLE_H / 2), title, fit_font(title, 34, PAGE_W - 2 * PAD, "bold"), ink_on(fill), anchor="lm")
     x0, x1 = PAD, PAGE_W - PAD
     y: float = TITLE_H + PAD
@@ -279,7 +293,7 @@ def summary_line(view: Mapping[str, Any], seat: int) -> str:
 def draw_summary(draw: ImageDraw.ImageDraw, x0: float, x1: float, y: float, view: Mapping[str, Any]) -> None:
     """One line per player under the map, with a swatch in the player's colour (the full boards
     are the pages that follow the board image)."""
-    active = as_int(view.get("active"), -1) if as_str(view.get("phase")) == "turn" else -1
+    active, _ = _awaited(view)
     for seat, q in enumerate(as_list(view.get("players"))):
         p = as_map(q)
         fill = player_fill(as_str(p.get("colour")), as_int(p.get("seat"), seat))

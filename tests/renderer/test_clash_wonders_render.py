@@ -40,8 +40,12 @@ def test_an_open_trade_offer_is_shown_under_the_header() -> None:
     pos.play(0, "offer")
     with text_watch() as drawn:
         board_image(GAME.view(pos.state, None))
+        render_pages(GAME.view(pos.state, None))
     assert "Trade offer: Red gives 1 food as a gift" in drawn
     assert "Waiting for Blue to answer a trade offer." in drawn
+    # Blue's page, not Red's (whose turn it is), is marked as awaited.
+    assert [t for t in drawn if t.startswith("Blue — ") and t.endswith(" — to answer")]
+    assert not [t for t in drawn if t.startswith("Red — ") and t.endswith(("to play", "to answer"))]
 
 
 def test_a_card_in_an_offer_is_counted_never_named_in_any_image() -> None:
