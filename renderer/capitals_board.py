@@ -45,41 +45,23 @@ SLOT_H: Final[int] = 118
 CHIP_H: Final[int] = 34
 ROW_H: Final[int] = 42
 TRACKS: Final[tuple[tuple[str, str], ...]] = (
-    ("POP", "Pop"),
-    ("LAB", "Lab"),
-    ("PS", "PS"),
-    ("PRG", "Prog"),
-    ("ECO", "$"),
-    ("CUL", "Cult"),
+    ("POP", "Pop"), ("LAB", "Lab"), ("PS", "PS"), ("PRG", "Prog"), ("ECO", "$"), ("CUL", "Cult"),
 )
 # Table columns: (header, width); the city's chip comes first.
 COLUMNS: Final[tuple[tuple[str, int], ...]] = (
-    ("City", 176),
-    ("Pop", 72),
-    ("Lab", 72),
-    ("PS", 62),
-    ("Prog", 78),
-    ("$", 70),
-    ("Cult", 76),
-    ("Prestige", 118),
-    ("Station", 110),
-    ("Cubes", 90),
+    ("City", 176), ("Pop", 72), ("Lab", 72), ("PS", 62), ("Prog", 78), ("$", 70), ("Cult", 76),
+    ("Prestige", 118), ("Station", 110), ("Cubes", 90),
 )
-KEY: Final[str] = (
-    "Pop = Population, Lab = Labour, PS = Public Services, Prog = Progress, $ = money, "
-    "Cult = Culture; Station = power station level, Cubes = energy cubes on it; "
-    "★ = Highest Culture."
-)
-TYPE_WORDS: Final[str] = (
-    "Tile colours: yellow residential, brown industrial, blue commercial, green tourism, red public, purple prosperity."
-)
+KEY: Final[str] = ("Pop = Population, Lab = Labour, PS = Public Services, Prog = Progress, $ = money, "
+                   "Cult = Culture; Station = power station level, Cubes = energy cubes on it; "
+                   "★ = Highest Culture.")
+TYPE_WORDS: Final[str] = "Tile colours: yellow residential, brown industrial, blue commercial, green tourism, " \
+                         "red public, purple prosperity."
 
 
 def _title(view: Mapping[str, Any]) -> str:
-    return (
-        f"The Capitals — round {as_int(view.get('round'))} of 12, Era {'I' * as_int(view.get('era'), 1)}, "
-        f"{as_str(view.get('phase_name'))}"
-    )
+    return (f"The Capitals — round {as_int(view.get('round'))} of 12, Era {'I' * as_int(view.get('era'), 1)}, "
+            f"{as_str(view.get('phase_name'))}")
 
 
 def _waiting(view: Mapping[str, Any]) -> str:
@@ -131,24 +113,10 @@ def plan_board(view: Mapping[str, Any]) -> BoardPlan:
         row_lines.append(line + 1)
     key = wrap(KEY, font(SMALL), inner) + wrap(TYPE_WORDS, font(SMALL), inner)
     players = len(as_list(view.get("players")))
-    height = (
-        PAD
-        + _lines_h(title, font(30, "bold"))
-        + _lines_h(waiting, font(24, "bold"))
-        + 8
-        + ROUND_H
-        + 14
-        + 34
-        + SLOT_H
-        + 14
-        + sum(n * (CHIP_H + 6) for n in row_lines)
-        + 38
-        + ROW_H * (players + 1)
-        + 8
-        + (ROW_H if as_map(view.get("neutral")) else 0)
-        + _lines_h(key, font(SMALL))
-        + PAD
-    )
+    height = (PAD + _lines_h(title, font(30, "bold")) + _lines_h(waiting, font(24, "bold")) + 8 + ROUND_H + 14
+              + 34 + SLOT_H + 14 + sum(n * (CHIP_H + 6) for n in row_lines) + 38
+              + ROW_H * (players + 1) + 8 + (ROW_H if as_map(view.get("neutral")) else 0)
+              + _lines_h(key, font(SMALL)) + PAD)
     return BoardPlan(title, waiting, chips, row_lines, key, int(height))
 
 
@@ -169,22 +137,18 @@ def _round_track(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> 
     for r in range(1, 13):
         x = PAD + (r - 1) * bw
         fill = HIGHLIGHT if r == rnd else (PANEL if (r - 1) // 4 % 2 == 0 else (236, 230, 214))
-        draw.rectangle(
-            (x, y, x + bw - 4, y + ROUND_H),
-            fill=fill,
-            outline=INK if r == rnd else PANEL_EDGE,
-            width=3 if r == rnd else 1,
-        )
+        draw.rectangle((x, y, x + bw - 4, y + ROUND_H), fill=fill, outline=INK if r == rnd else PANEL_EDGE,
+                       width=3 if r == rnd else 1)
         draw_text(draw, (x + (bw - 4) / 2, y + 4), str(r), font(24, "bold"), anchor="ma")
         note = "Expo" if r in evals else ("Pros." if r in pros else "")
         if note:
             draw_text(draw, (x + (bw - 4) / 2, y + ROUND_H - 6), note, font(SMALL), anchor="md")
 
 
-def _start_track(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], players: list[Mapping[str, Any]], y: int) -> None:
-    draw_text(
-        draw, (PAD, y), "Start track (turn order; price = $ × multiplier of your last position):", font(TEXT, "bold")
-    )
+def _start_track(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], players: list[Mapping[str, Any]],
+                 y: int) -> None:
+    draw_text(draw, (PAD, y), "Start track (turn order; price = $ × multiplier of your last position):",
+              font(TEXT, "bold"))
     y += 34
     sw = (WIDTH - 2 * PAD) / 5
     for i, slot in enumerate(as_list(view.get("start_track"))[:5]):
@@ -201,9 +165,8 @@ def _start_track(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], players: li
             p = players[seat]
             fill = colour_fill(as_str(p.get("colour")))
             draw.rounded_rectangle((x + 8, y + 38, x + sw - 14, y + 72), 8, fill=fill)
-            draw_text(
-                draw, (x + sw / 2 - 3, y + 55), as_str(p.get("name")), font(TEXT, "bold"), ink_on(fill), anchor="mm"
-            )
+            draw_text(draw, (x + sw / 2 - 3, y + 55), as_str(p.get("name")), font(TEXT, "bold"), ink_on(fill),
+                      anchor="mm")
         old = as_opt_int(s.get("old"))
         if old is not None and 0 <= old < len(players):
             draw_text(draw, (x + 8, y + 84), f"last: {as_str(players[old].get('name'))}", font(SMALL), MUTED)
@@ -245,38 +208,27 @@ def _table(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], players: list[Map
             draw.rectangle((PAD - 6, yy, WIDTH - PAD + 6, yy + ROW_H - 4), fill=HIGHLIGHT)
         draw.rounded_rectangle((PAD, yy + 3, PAD + COLUMNS[0][1] - 12, yy + ROW_H - 7), 8, fill=fill)
         star = " ★" if p.get("highest_culture") else ""
-        draw_text(
-            draw,
-            (PAD + 10, yy + ROW_H / 2 - 2),
-            as_str(p.get("name")) + star,
-            font(TEXT, "bold"),
-            ink_on(fill),
-            anchor="lm",
-        )
+        draw_text(draw, (PAD + 10, yy + ROW_H / 2 - 2), as_str(p.get("name")) + star, font(TEXT, "bold"),
+                  ink_on(fill), anchor="lm")
         tracks = as_map(p.get("tracks"))
         st = as_map(p.get("station"))
         pre = p.get("prestige") if view.get("open_scores") else None  # a seat's own total stays private
         cells = [str(as_int(p.get("progress")) if key == "PRG" else as_int(tracks.get(key))) for key, _ in TRACKS]
-        cells += [
-            "hidden" if pre is None else str(as_int(pre)),
-            f"level {as_int(st.get('level'))}",
-            str(as_int(st.get("cubes"))),
-        ]
+        cells += ["hidden" if pre is None else str(as_int(pre)), f"level {as_int(st.get('level'))}",
+                  str(as_int(st.get("cubes")))]
         for x, text in zip(xs[1:], cells, strict=True):
             draw_text(draw, (x + 4, yy + ROW_H / 2 - 2), text, value, anchor="lm")
     bottom = y + ROW_H * (len(players) + 1) + 8
     neutral = as_map(view.get("neutral"))
     if neutral:
-        draw_text(
-            draw, (PAD, bottom + 4), f"Neutral (Grey) Culture: {as_int(neutral.get('culture'))}.", font(TEXT), MUTED
-        )
+        draw_text(draw, (PAD, bottom + 4), f"Neutral (Grey) Culture: {as_int(neutral.get('culture'))}.",
+                  font(TEXT), MUTED)
         bottom += ROW_H
     return bottom
 
 
-def draw_board(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], plan: BoardPlan | None = None
-) -> int:
+def draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
+               plan: BoardPlan | None = None) -> int:
     """Draw the central board from the top of ``image``; returns the y below it."""
     plan = plan or plan_board(view)
     players = [as_map(p) for p in as_list(view.get("players"))]

@@ -108,10 +108,8 @@ def header_texts(player: Mapping[str, Any]) -> tuple[str, str]:
         head += "  ★ Highest Culture"
     station = as_map(player.get("station"))
     beside = [as_str(b) for b in as_list(player.get("beside"))]
-    info = (
-        f"Station level {as_int(station.get('level'))}: {count(as_int(station.get('cubes')), 'cube')}, "
-        f"{count(as_int(station.get('activations')), 'activation')}"
-    )
+    info = (f"Station level {as_int(station.get('level'))}: {count(as_int(station.get('cubes')), 'cube')}, "
+            f"{count(as_int(station.get('activations')), 'activation')}")
     if beside:
         info += ". Tourists beside the city: " + ", ".join(beside)
     return head, info
@@ -197,15 +195,9 @@ def _label_lines(tile: Mapping[str, Any], cell: int) -> tuple[list[str], Any]:
     return hyphenated(texts[1], font(size, "bold"), cell - 10), font(size, "bold")
 
 
-def draw_city(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    origin: tuple[int, int],
-    player: Mapping[str, Any],
-    recent: list[Mapping[str, Any]],
-    cap: int = CELL,
-    min_width: int = PANEL_W,
-) -> None:
+def draw_city(image: Image.Image, draw: ImageDraw.ImageDraw, origin: tuple[int, int],
+              player: Mapping[str, Any], recent: list[Mapping[str, Any]], cap: int = CELL,
+              min_width: int = PANEL_W) -> None:
     """Draw one city panel with its top-left corner at ``origin`` (cells at most ``cap`` px,
     the panel at least ``min_width`` wide)."""
     ox, oy = origin
@@ -251,9 +243,8 @@ def draw_city(
         r = max(9, cell // 14)
         for i, owner in enumerate(as_list(spot.get("tourists"))):
             cx, cy = px + 14 + r + i * (2 * r + 3), py + cell - 30 - 2 * r
-            draw.ellipse(
-                (cx - r, cy - r, cx + r, cy + r), fill=colour_fill(as_str(owner)), outline=(255, 255, 255), width=2
-            )
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour_fill(as_str(owner)), outline=(255, 255, 255),
+                         width=2)
     for m in as_list(player.get("markers")):
         marker = as_map(m)
         vx, vy = as_int(marker.get("x")), as_int(marker.get("y"))

@@ -151,16 +151,8 @@ def _base(view: Mapping[str, Any], geo: Geometry) -> Image.Image:
         slot = as_map(slot)
         hexes = str_list(slot.get("hexes"))
         terrain = str_list(slot.get("terrain"))
-        key = (
-            "clash-region",
-            tuple(hexes),
-            tuple(terrain),
-            geo.size,
-            geo.margin,
-            geo.min_col,
-            geo.min_y,
-            fonts_signature(),
-        )
+        key = ("clash-region", tuple(hexes), tuple(terrain), geo.size, geo.margin, geo.min_col, geo.min_y,
+               fonts_signature())
         layer, at = REGIONS.get(key, partial(_region_layer, hexes, terrain, geo))
         image.paste(layer, at, layer)
     return image

@@ -235,7 +235,8 @@ def _footer_lines(player: Mapping[str, Any], width: float) -> list[str]:
     rondel = as_str(player.get("rondel"), "")
     where = space_label(rondel) if rondel else "not placed yet"
     text = (
-        f"Rondel: {where} · {count(hand, 'event card')} in hand · sea points {sea} (a Navigator every {NAVIGATOR_STEP})"
+        f"Rondel: {where} · {count(hand, 'event card')} in hand · "
+        f"sea points {sea} (a Navigator every {NAVIGATOR_STEP})"
     )
     return wrap(text, font(FOOT_SIZE), width)
 
@@ -492,7 +493,9 @@ def _settled(sentence: str, later: Sequence[str]) -> bool:
 
 def ordered_summary(summary: Sequence[str]) -> list[str]:
     """The last turn's sentences, most important first (stable within a rank)."""
-    kept = [s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])]
+    kept = [
+        s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])
+    ]
     return sorted(kept, key=importance)
 
 

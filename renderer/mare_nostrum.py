@@ -162,9 +162,8 @@ def _province_name(pid: str, name: str) -> tuple[str, Any]:
     return label, fit_font(label, NAME_SIZE, BOX_W - 4, "bold", min_size=NAME_MIN)
 
 
-def _draw_province(
-    draw: ImageDraw.ImageDraw, pid: str, p: Mapping[str, Any], neutrals: set[str], last: set[str], top: int
-) -> None:
+def _draw_province(draw: ImageDraw.ImageDraw, pid: str, p: Mapping[str, Any], neutrals: set[str],
+                   last: set[str], top: int) -> None:
     x, y = centre(pid)
     y += top
     box = (x - BOX_W // 2, y - BOX_H // 2, x + BOX_W // 2, y + BOX_H // 2)
@@ -191,9 +190,8 @@ def _draw_province(
         cx = box[0] + 4
         for civ, text, w in row:
             colour = civ_fill(civ)
-            draw.rounded_rectangle(
-                (cx, cy, cx + w, cy + CHIP_H), 5, fill=colour, outline=MUTED if civ in neutrals else INK, width=2
-            )
+            draw.rounded_rectangle((cx, cy, cx + w, cy + CHIP_H), 5, fill=colour,
+                                   outline=MUTED if civ in neutrals else INK, width=2)
             draw_text(draw, (cx + w / 2, cy + CHIP_H / 2), text, f, ink_on(colour), anchor="mm")
             cx += w + 3
         cy += CHIP_H + 3
@@ -253,10 +251,8 @@ def _draw_seas(draw: ImageDraw.ImageDraw, seas: Mapping[str, Any], last: set[str
 def _legend_lines(view: Mapping[str, Any]) -> list[str]:
     from engine.mare_nostrum.data import PROVINCES
 
-    lines = [
-        "□ city · T temple · M market · L legions · F fortresses · S triremes in port · "
-        "* a legion occupies or annexes · circles at sea: triremes · red frame: war-torn"
-    ]
+    lines = ["□ city · T temple · M market · L legions · F fortresses · S triremes in port · "
+             "* a legion occupies or annexes · circles at sea: triremes · red frame: war-torn"]
     shorts = [f"{label} = {PROVINCES[pid].name}" for pid, label in SHORT_NAME.items() if pid in PROVINCES]
     lines.append("Short labels: " + "; ".join(shorts) + ".")
     neutrals = [CIV_NAME.get(str(c), str(c)) for c in _l(view.get("neutrals"))]

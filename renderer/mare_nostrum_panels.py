@@ -29,20 +29,10 @@ from renderer.base import (
     wrap,
 )
 
-COLOUR: Final[dict[str, str]] = {
-    "rome": "RED",
-    "greece": "BLUE",
-    "carthage": "BLACK",
-    "egypt": "YELLOW",
-    "babylon": "GREEN",
-}
-CIV_NAME: Final[dict[str, str]] = {
-    "rome": "Rome",
-    "greece": "Greece",
-    "carthage": "Carthage",
-    "egypt": "Egypt",
-    "babylon": "Babylon",
-}
+COLOUR: Final[dict[str, str]] = {"rome": "RED", "greece": "BLUE", "carthage": "BLACK", "egypt": "YELLOW",
+                                 "babylon": "GREEN"}
+CIV_NAME: Final[dict[str, str]] = {"rome": "Rome", "greece": "Greece", "carthage": "Carthage", "egypt": "Egypt",
+                                   "babylon": "Babylon"}
 WIN: Final[RGB] = (200, 30, 30)
 TEXT: Final[int] = 26
 HEAD_GAP: Final[int] = 6
@@ -83,18 +73,11 @@ def _trade_lines(trade: Mapping[str, Any]) -> list[tuple[str, bool]]:
             out.append((f"{_name(civ)} offers: {_cards(_m(offer)) if _m(offer) else 'nothing left'}.", False))
     else:
         chosen = [_name(c) for c in _l(trade.get("chosen"))]
-        waiting = [
-            _name(c) for c in _l(trade.get("participants")) if str(c) not in {str(x) for x in _l(trade.get("chosen"))}
-        ]
-        out.append(
-            (
-                "Secret offers, shown when everyone has chosen. Chosen: "
-                + (join_words(chosen) if chosen else "nobody yet")
-                + ("; still choosing: " + join_words(waiting) if waiting else "")
-                + ".",
-                False,
-            )
-        )
+        waiting = [_name(c) for c in _l(trade.get("participants")) if str(c) not in {str(x) for x in
+                                                                                      _l(trade.get("chosen"))}]
+        out.append(("Secret offers, shown when everyone has chosen. Chosen: "
+                    + (join_words(chosen) if chosen else "nobody yet")
+                    + ("; still choosing: " + join_words(waiting) if waiting else "") + ".", False))
     taken = [f"{_name(c)}: {_cards(_m(v))}" for c, v in _m(trade.get("acquired")).items() if _m(v)]
     if taken:
         out.append(("Taken so far — " + "; ".join(taken) + ".", False))
@@ -120,7 +103,8 @@ def header_lines(view: Mapping[str, Any], width: float) -> list[Line]:
         add(f"Waiting for {join_words(waiting)}.", font(28, "bold"))
     vote = _m(view.get("draw_vote"))
     if vote:
-        add(f"{_name(vote.get('by'))} proposes a draw: every other player votes (accept draw / decline draw).", bold)
+        add(f"{_name(vote.get('by'))} proposes a draw: every other player votes (accept draw / decline draw).",
+            bold)
     roles = _m(view.get("roles"))
     if roles:
         add("Roles: " + "; ".join(f"{r} {_name(c)}" for r, c in roles.items()) + ".", reg)
@@ -187,7 +171,7 @@ def panel_plan(view: Mapping[str, Any], width: int, pad: int) -> PanelPlan:
     f = font(TEXT)
     lh = line_height_of(f)
     texts = [[x for line in _panel_text(p, owned) for x in wrap(line, f, w - 16)] for p in players]
-    rows = [texts[i : i + cols] for i in range(0, len(texts), cols)]
+    rows = [texts[i:i + cols] for i in range(0, len(texts), cols)]
     heights = [int(44 + lh * max(len(t) for t in row) + 8) for row in rows]
     return PanelPlan(players, texts, w, heights, pad)
 
