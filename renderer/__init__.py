@@ -5,7 +5,8 @@ Public API:
 - :func:`render` — the public board image of a game (the same for every viewer);
 - :func:`render_private` — one seat's private image (e.g. a hand of cards), or None;
 - :func:`render_pages` — the further public images of a turn post after the board (one per
-  city in The Capitals), an empty list for games whose board is one image.
+  city in The Capitals, one per player in Clash of Cultures), an empty list for games whose
+  board is one image.
 
 Why a dispatch table with a fallback: the platform posts an image after every turn of every
 game, so a game without its own renderer yet still gets a plain status card
@@ -45,7 +46,10 @@ GAMES: Mapping[str, _Renderer] = {
 
 # Further public images posted after the board (an album in Telegram), by game; a game not
 # listed posts its board alone.
-PAGES: Mapping[str, Callable[[Mapping[str, Any]], list[bytes]]] = {"capitals": capitals.render_pages}
+PAGES: Mapping[str, Callable[[Mapping[str, Any]], list[bytes]]] = {
+    "capitals": capitals.render_pages,
+    "clash": clash.render_pages,
+}
 
 
 def _plugin_game(game_id: str) -> Any:

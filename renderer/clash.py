@@ -1,9 +1,11 @@
-"""Clash of Cultures public image, from a view dict only: a header (round, turn, who is awaited),
-the hex map, and one board per player (resources, tokens, levels, points, advances by category).
+"""Clash of Cultures public images, from a view dict only: the board image (a header with round,
+turn and who is awaited, the hex map, the battle strip and one summary line per player) and one
+page per player with that player's whole board (:func:`render_pages`).
 
-Layout, 1600 px wide so that it stays readable scaled to a phone: header, map at full width,
-then player boards in two columns. Nothing in this part of the game is hidden from any seat,
-so every view gives the same image (the card hands of the second part get a private image).
+Layout: the board is 1600 px wide (the map needs it); the player boards are pages of their own,
+800 px wide, because four of them under the map were unreadable on a phone (issue 14). Every
+image shows public facts only, so every view gives the same images (the card hands get a
+private image, :mod:`renderer.clash_cards`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from PIL import ImageDraw
 from renderer.base import INK, PAPER, draw_text, encode_board, fit_font, font, new_canvas
 from renderer.clash_battle import draw_strip, mark_battles, strip_height
 from renderer.clash_map import map_image
-from renderer.clash_panels import PANEL_H, draw_panel
+from renderer.clash_panels import draw_summary, page_image, summary_height
 from renderer.clash_wonders import offer_line, revealed_line
 from renderer.viewdata import as_int, as_list, as_map, as_str
 
@@ -94,11 +96,10 @@ def board_image(view: Mapping[str, Any]) -> Any:
     mp = map_image(view, WIDTH - 2 * MARGIN)
     mark_battles(mp, view, WIDTH - 2 * MARGIN)
     strip = strip_height(view)
-    players = [as_map(p) for p in as_list(view.get("players"))]
-    rows = (len(players) + 1) // 2
+    summary = summary_height(view)
     extra = choice_line(view) or offer_line(view) or revealed_line(view)
     head = HEADER_H + (36 if extra else 0)
-    height = head + MARGIN + mp.height + GAP + (strip + GAP if strip else 0) + rows * (PANEL_H + GAP) + MARGIN
+    height = head + MARGIN + mp.height + GAP + (strip + GAP if strip else 0) + summary + MARGIN
     image = new_canvas((WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     l1, l2 = header_text(view)
@@ -112,14 +113,15 @@ def board_image(view: Mapping[str, Any]) -> Any:
     if strip:
         draw_strip(draw, (MARGIN, y, WIDTH - MARGIN, y + strip), view)
         y += strip + GAP
-    pw = (WIDTH - 2 * MARGIN - GAP) / 2
-    for i, p in enumerate(players):
-        x = MARGIN + (i % 2) * (pw + GAP)
-        yy = y + (i // 2) * (PANEL_H + GAP)
-        draw_panel(draw, (x, yy, x + pw, yy + PANEL_H), p, as_int(view.get("active")) == i)
+    draw_summary(draw, MARGIN, WIDTH - MARGIN, y, view)
     return image
 
 
 def render(view: Mapping[str, Any]) -> bytes:
     """The public PNG (every seat's view gives the same image)."""
     return encode_board(board_image(view))
+
+
+def render_pages(view: Mapping[str, Any]) -> list[bytes]:
+    """One PNG per player, in seat order: that player's whole board (public facts only)."""
+    return [encode_board(page_image(view, seat)) for seat in range(len(as_list(view.get("players"))))]

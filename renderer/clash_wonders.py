@@ -1,5 +1,5 @@
 """Wonders and trade offers in the Clash of Cultures image: a gold pyramid mark on the city that
-holds a wonder, a line on each player's board (wonders owned and the wonder reserved with
+holds a wonder, a line on each player's page (wonders owned and the wonder reserved with
 Monuments), the revealed wonders or the open trade offer under the header, all from the view only.
 
 Why a module of its own: the map and the boards are drawn by other modules that change for other
@@ -13,11 +13,10 @@ from typing import Any, Final
 
 from PIL import ImageDraw
 
-from renderer.base import INK, RGB, draw_text, fit_font, font
+from renderer.base import INK, RGB, draw_text, font
 from renderer.viewdata import as_list, as_map, as_str
 
 GOLD: Final[RGB] = (232, 178, 30)
-LINE_H: Final[int] = 34
 
 
 def draw_city_mark(draw: ImageDraw.ImageDraw, city: Mapping[str, Any], x: float, y: float, r: float) -> None:
@@ -41,14 +40,6 @@ def panel_line(p: Mapping[str, Any]) -> str:
     if reserved:
         parts.append("reserved: " + ", ".join(reserved))
     return "; ".join(parts)
-
-
-def draw_panel_line(draw: ImageDraw.ImageDraw, x0: float, x1: float, y: float, p: Mapping[str, Any]) -> None:
-    """The wonder line at ``y`` of a player's board (nothing when the player has none)."""
-    text = panel_line(p)
-    if text:
-        draw.rectangle((x0 + 8, y - 2, x0 + 26, y + 20), fill=GOLD, outline=INK, width=1)
-        draw_text(draw, (x0 + 34, y), text, fit_font(text, 20, int(x1 - x0 - 46)), INK)
 
 
 def revealed_line(view: Mapping[str, Any]) -> str:

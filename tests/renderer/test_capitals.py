@@ -101,7 +101,7 @@ def test_turn_post_is_the_board_then_one_legible_page_per_city() -> None:
 def test_other_games_have_no_pages() -> None:
     from engine import find_game
 
-    for game_id in ("duellum", "seven-wonders", "clash", "mare-nostrum"):
+    for game_id in ("duellum", "seven-wonders", "mare-nostrum"):
         game = find_game(game_id)
         state = game.new_game(1, game.info.min_players, {})
         assert renderer.render_pages(game_id, game.view(state, None)) == []

@@ -12,8 +12,10 @@ from PIL import Image
 import renderer
 from engine.clash import ClashGame
 from engine.clash.builder import Position
-from renderer.base import HIGHLIGHT, STATIC_LAYERS
+from renderer import clash_panels
+from renderer.base import HIGHLIGHT, STATIC_LAYERS, text_watch
 from renderer.clash import board_image, header_text
+from renderer.clash_panels import CATEGORIES, page_image
 
 GAME = ClashGame()
 
@@ -38,6 +40,51 @@ def test_renders_every_player_count(players: int) -> None:
     assert renderer.render_private("clash", GAME.view(s, None)) is None  # a spectator holds no card
     hand = renderer.render_private("clash", GAME.view(s, 0))
     assert hand is not None and Image.open(io.BytesIO(hand)).format == "PNG"
+    # One page per player after the board, the same whoever views them (public facts only).
+    pages = renderer.render_pages("clash", GAME.view(s, None))
+    assert len(pages) == players
+    assert all(pages == renderer.render_pages("clash", GAME.view(s, seat)) for seat in range(players))
+    for page in pages:
+        image = Image.open(io.BytesIO(page))
+        assert image.format == "PNG" and image.size[0] == 800 and len(page) <= 150 * 1024
+
+
+def test_pages_show_every_board_fact_in_readable_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each page carries its player's resources, tokens, card counts, levels and all 48 advances,
+    in text of 20 px or more (10 px and more on a phone, where the page is shown 400 px wide);
+    the board image keeps a one-line summary per player. A card held is never named."""
+    from engine.clash.cards_data import DECKS
+
+    pos = Position(4, seed=5).hand(0, "leadership").turn(0)
+    s = pos.state
+    view = GAME.view(s, 0)
+    sizes: list[int] = []
+    real = clash_panels.draw_text
+
+    def sized(draw: Any, xy: Any, text: str, fnt: Any, *args: Any, **kwargs: Any) -> None:
+        sizes.append(fnt.size)
+        real(draw, xy, text, fnt, *args, **kwargs)
+
+    monkeypatch.setattr(clash_panels, "draw_text", sized)
+    with text_watch() as drawn:
+        page = page_image(view, 0)
+    monkeypatch.undo()
+    p = view["players"][0]
+    res = p["resources"]
+    assert (
+        f"{res['food']} food" in " ".join(drawn) and "Cards in hand: 1 action, 0 objective · 0 objectives done" in drawn
+    )
+    assert f"Culture {p['culture_level']}" in drawn and f"Happiness {p['happiness_level']}" in drawn
+    names = {name for _, advances in CATEGORIES for _, name in advances}
+    assert len(names) == 48
+    said = " ".join(drawn)  # a long name is drawn on two lines, one after the other
+    assert all(name in said for name in names)
+    assert min(sizes) >= 20 and page.size[0] == 800
+    card = DECKS.actions[s.decks["hands"][0][0]].name
+    assert not [t for t in drawn if card in t]
+    with text_watch() as drawn:
+        board_image(view)
+    assert [t for t in drawn if t.startswith("Red: ") and "points" in t and "advances" in t]
 
 
 def test_finished_game_and_odd_views() -> None:

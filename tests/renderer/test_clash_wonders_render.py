@@ -1,11 +1,11 @@
-"""Wonders in the Clash of Cultures image: the mark on the city, the line on the owner's board,
+"""Wonders in the Clash of Cultures images: the mark on the city, the line on the owner's page,
 the reserved wonder and the wonders on offer, without any clipped text."""
 
 from __future__ import annotations
 
 from engine.clash.builder import GAME, Position
 from renderer.base import clip_watch, text_watch
-from renderer.clash import board_image
+from renderer.clash import board_image, render_pages
 
 
 def test_wonders_are_drawn_on_the_map_and_boards() -> None:
@@ -17,6 +17,7 @@ def test_wonders_are_drawn_on_the_map_and_boards() -> None:
     s.reserved = {"colossus": 1}
     with text_watch() as drawn, clip_watch() as clipped:
         board_image(GAME.view(s, None))
+        render_pages(GAME.view(s, None))
     assert f"Wonders: Pyramids of Giza in {city.name}" in drawn
     assert "reserved: Colossus of Rhodes" in drawn
     assert "Wonders to build: Library of Alexandria, Colossus of Rhodes" in drawn
@@ -28,6 +29,7 @@ def test_no_wonder_lines_without_wonders() -> None:
     s = Position(2).state
     with text_watch() as drawn:
         board_image(GAME.view(s, None))
+        render_pages(GAME.view(s, None))
     assert not [t for t in drawn if t.startswith(("Wonders", "reserved")) or t == "W"]
 
 
@@ -38,8 +40,12 @@ def test_an_open_trade_offer_is_shown_under_the_header() -> None:
     pos.play(0, "offer")
     with text_watch() as drawn:
         board_image(GAME.view(pos.state, None))
+        render_pages(GAME.view(pos.state, None))
     assert "Trade offer: Red gives 1 food as a gift" in drawn
     assert "Waiting for Blue to answer a trade offer." in drawn
+    # Blue's page, not Red's (whose turn it is), is marked as awaited.
+    assert [t for t in drawn if t.startswith("Blue — ") and t.endswith(" — to answer")]
+    assert not [t for t in drawn if t.startswith("Red — ") and t.endswith(("to play", "to answer"))]
 
 
 def test_a_card_in_an_offer_is_counted_never_named_in_any_image() -> None:
@@ -55,5 +61,6 @@ def test_a_card_in_an_offer_is_counted_never_named_in_any_image() -> None:
     for seat in (None, 0, 1):
         with text_watch() as drawn:
             board_image(GAME.view(pos.state, seat))
+            render_pages(GAME.view(pos.state, seat))
         assert "Trade offer: Red gives 1 action card for 1 ore" in drawn
         assert not [t for t in drawn if DECKS.actions[card].name in t]
