@@ -25,9 +25,13 @@ log = logging.getLogger(__name__)
 DRAWING_TTL = 10  # seconds one process may hold the drawing of an image (see ``_claim``)
 
 
-def board_png(store: Store, gid: str, version: int | None = None) -> bytes | None:
-    """The public board image of ``gid`` at ``version`` (default: the current one)."""
-    return _cached(store, gid, version, "public", None)
+def board_png(store: Store, gid: str, version: int | None = None, state: Any = None) -> bytes | None:
+    """The public board image of ``gid`` at ``version`` (default: the current one).
+
+    ``state``: the game at ``version``, when the caller has it in hand (a turn post). Then a
+    cache miss draws from it instead of reading the snapshot again, which a commit may have
+    pruned meanwhile (a post older than ``POSTED_KEPT`` newer ones went out without its board)."""
+    return _cached(store, gid, version, "public", None, state)
 
 
 def private_png(store: Store, gid: str, seat: int) -> bytes | None:
@@ -35,9 +39,10 @@ def private_png(store: Store, gid: str, seat: int) -> bytes | None:
     return _cached(store, gid, None, f"seat{seat}", seat)
 
 
-def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | None) -> bytes | None:
+def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | None, state: Any = None) -> bytes | None:
     """Render-through cache shared by both images: the PNG of ``who`` at ``version`` from
-    Redis, else drawn from the view of ``seat`` (``None``: the spectator view) and stored."""
+    Redis, else drawn from the view of ``seat`` (``None``: the spectator view) of ``state``
+    (default: the snapshot of ``version``) and stored."""
     meta = store.meta(gid)
     if not meta or meta.get("status") == "lobby":
         return None
@@ -51,11 +56,13 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
         drawn = _drawn_elsewhere(store, key)
         if drawn is not None:
             return drawn
-    snap = store.snapshot_at(gid, version)
-    if snap is None:
-        return None
     game = find_game(meta["game"])
-    return _draw(store, game, game.load(json.loads(snap)), gid, version, who, seat, store.names(gid))
+    if state is None:
+        snap = store.snapshot_at(gid, version)
+        if snap is None:
+            return None
+        state = game.load(json.loads(snap))
+    return _draw(store, game, state, gid, version, who, seat, store.names(gid))
 
 
 def _claim(store: Store, key: str) -> bool:
@@ -139,9 +146,10 @@ def _draw(
     return png
 
 
-def page_pngs(store: Store, gid: str, version: int | None = None) -> list[bytes]:
+def page_pngs(store: Store, gid: str, version: int | None = None, state: Any = None) -> list[bytes]:
     """The public pages of ``gid`` at ``version`` that follow the board in a turn post (one
-    per city in The Capitals; empty for most games), cached like the board.
+    per city in The Capitals; empty for most games), cached like the board; ``state`` as in
+    :func:`board_png`.
 
     Cache layout: ``k_image(gid, version, "pages")`` holds how many pages there are, and
     ``k_image(gid, version, "page1")``… each page, so a game without pages costs one small key.
@@ -164,11 +172,12 @@ def page_pngs(store: Store, gid: str, version: int | None = None) -> list[bytes]
         cached = store.r.mget([k_image(gid, version, f"page{i}") for i in range(1, n + 1)])
         if all(cached):
             return [bytes(c) for c in cached]
-    snap = store.snapshot_at(gid, version)
-    if snap is None:
-        return []
     game = find_game(meta["game"])
-    state = game.load(json.loads(snap))
+    if state is None:
+        snap = store.snapshot_at(gid, version)
+        if snap is None:
+            return []
+        state = game.load(json.loads(snap))
     view = game.view(state, None)
     names = store.names(gid)
     if names:  # as on the board: the pages name the players

@@ -53,7 +53,11 @@ class PostParts(CommandBase):
         gid, version = message["game"], int(message["version"])
         loaded = pipeline.load(self.store, gid)
         snap = self.store.snapshot_at(gid, version)
-        state = loaded.game.load(json.loads(snap)) if snap else loaded.state
+        # ``drawn``: the version the board shows. Decision (store.POSTED_KEPT): a post whose
+        # snapshot was pruned (more than POSTED_KEPT newer posts waited, e.g. a consumer killed
+        # while drawing left its claim and its successors waited it out while the game went on)
+        # is drawn from the game as it is now, like its text; it never goes out without a board.
+        state, drawn = (loaded.game.load(json.loads(snap)), version) if snap else (loaded.state, loaded.version)
         at = pipeline.Loaded(gid, loaded.meta, loaded.game, version, state, loaded.seats)
         names = pipeline.display_names(self.store, at)
         lines = []
@@ -71,8 +75,10 @@ class PostParts(CommandBase):
         else:
             waiting = sorted(game.to_move(state))
             lines.append("Next: " + ", ".join(names[s] for s in waiting) + " — " + game.status(state, None))
-        png = safe_png(images.board_png, self.store, gid, version)
-        pages = images.page_pngs(self.store, gid, version)
+        # Drawn from ``state`` in hand: re-reading the snapshot could find it pruned by a commit
+        # in between, and a turn post must not go out without its board.
+        png = safe_png(images.board_png, self.store, gid, drawn, state)
+        pages = images.page_pngs(self.store, gid, drawn, state)
         buttons: list[list[Button]] = []
         if outcome is None and version == loaded.version and not result:
             waiting = sorted(game.to_move(state))
