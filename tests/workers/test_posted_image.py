@@ -86,3 +86,17 @@ def test_a_post_within_the_kept_snapshots_is_drawn_at_its_own_version(store: Sto
     assert store.r.hexists(k_snapv(gid), "1")  # kept until the post is delivered
     outbox.delivered(store, env)
     assert not store.r.hexists(k_snapv(gid), "1")
+
+
+def test_a_post_recorded_twice_counts_its_snapshot_down_once(store: Store) -> None:
+    """Recording a delivery is retried (a store outage) and a resent post is recorded again:
+    neither may drop the snapshot another table's post of that version still waits for."""
+    gid = make_game(store)
+    env = _first_turn(store, gid)
+    store.r.hset(k_snapv(gid), "n:1", 2)  # two tables were posted v1
+    outbox.delivered(store, env)
+    outbox.delivered(store, env)
+    assert store.r.hexists(k_snapv(gid), "1") and store.r.hget(k_snapv(gid), "n:1") == b"1"
+    other = Envelope("2-0", {**env.message, "key": env.key + "@telegram:other"})
+    outbox.delivered(store, other)
+    assert not store.r.hexists(k_snapv(gid), "1")
