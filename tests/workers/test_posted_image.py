@@ -100,3 +100,16 @@ def test_a_post_recorded_twice_counts_its_snapshot_down_once(store: Store) -> No
     other = Envelope("2-0", {**env.message, "key": env.key + "@telegram:other"})
     outbox.delivered(store, other)
     assert not store.r.hexists(k_snapv(gid), "1")
+
+
+def test_a_pruned_post_whose_board_is_still_cached_shows_its_own_version(store: Store, redis_url: str) -> None:
+    gid = make_game(store)
+    env = _first_turn(store, gid)
+    own = images.board_png(store, gid, 1)  # drawn by the move task right after the commit
+    _move_on(store, gid, KEPT + 2)
+    client = Client(redis_url)
+    try:
+        part = client.render(env)
+    finally:
+        client.close()
+    assert part is not None and part.image == own
