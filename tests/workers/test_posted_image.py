@@ -106,10 +106,12 @@ def test_a_pruned_post_whose_board_is_still_cached_shows_its_own_version(store: 
     gid = make_game(store)
     env = _first_turn(store, gid)
     own = images.board_png(store, gid, 1)  # drawn by the move task right after the commit
-    _move_on(store, gid, KEPT + 2)
+    _move_on(store, gid, KEPT + 1)  # seat 2 to move: another board
+    assert store.snapshot_at(gid, 1) is None
     client = Client(redis_url)
     try:
         part = client.render(env)
     finally:
         client.close()
     assert part is not None and part.image == own
+    assert own != images.board_png(store, gid)
