@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DRAWING_TTL = 10  # seconds one process may hold the drawing of an image (see ``_claim``)
+# Seconds a process waits for an image another one claimed before drawing it itself. Why shorter
+# than the claim: a board takes 30–260 ms to draw, so a claim still there after this is most
+# likely a killed process's (a consumer SIGKILLed mid-drawing); waiting out its DRAWING_TTL held
+# the whole delivery batch for 10 s while the game went on (found by the fault suite). A second
+# drawing of one board now and then is the cheaper mistake.
+DRAWING_WAIT = 2.0
 
 
 def board_png(store: Store, gid: str, version: int | None = None, state: Any = None) -> bytes | None:
@@ -76,9 +82,9 @@ def _claim(store: Store, key: str) -> bool:
 
 
 def _drawn_elsewhere(store: Store, key: str) -> bytes | None:
-    """The image another process is drawing, once it is stored (None: it did not come in
-    time, e.g. that process died; the caller draws it then)."""
-    deadline = time.monotonic() + DRAWING_TTL
+    """The image another process is drawing, once it is stored (None: it did not come within
+    ``DRAWING_WAIT``, e.g. that process died; the caller draws it then)."""
+    deadline = time.monotonic() + DRAWING_WAIT
     delay = 0.01
     while time.monotonic() < deadline:
         time.sleep(delay)

@@ -9,6 +9,8 @@ image nobody draws, killed again it waits again, while the players go on moving.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.workers.util import A, B, make_game
@@ -59,7 +61,7 @@ def test_a_consumer_killed_while_drawing_does_not_cost_the_board(
 ) -> None:
     """The consumer that died held the drawing claim of v1; the game moved on past the kept
     snapshots before its successor built the post."""
-    monkeypatch.setattr(images, "DRAWING_TTL", 1)
+    monkeypatch.setattr(images, "DRAWING_WAIT", 1.0)
     gid = make_game(store)
     env = _first_turn(store, gid)
     store.r.set(k_image(gid, 1, "public") + ":drawing", "1", px=300)  # the killed consumer's claim
@@ -115,3 +117,14 @@ def test_a_pruned_post_whose_board_is_still_cached_shows_its_own_version(store: 
         client.close()
     assert part is not None and part.image == own
     assert own != images.board_png(store, gid)
+
+
+def test_a_claim_left_by_a_killed_process_is_waited_for_briefly(store: Store) -> None:
+    """Nobody draws behind the claim (its holder was SIGKILLed): the board comes after
+    ``DRAWING_WAIT``, not after the claim's whole ``DRAWING_TTL``."""
+    gid = make_game(store)
+    store.r.set(k_image(gid, 1, "public") + ":drawing", "1", ex=images.DRAWING_TTL)
+    started = time.monotonic()
+    png = images.board_png(store, gid, 1)
+    waited = time.monotonic() - started
+    assert png is not None and images.DRAWING_WAIT <= waited < images.DRAWING_WAIT + 2
