@@ -23,11 +23,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DRAWING_TTL = 10  # seconds one process may hold the drawing of an image (see ``_claim``)
+# Seconds a process waits for an image another one claimed before drawing it itself. Why shorter
+# than the claim: a board takes 30–260 ms to draw, so a claim still there after this is most
+# likely a killed process's (a consumer SIGKILLed mid-drawing); waiting out its DRAWING_TTL held
+# the whole delivery batch for 10 s while the game went on (found by the fault suite). A second
+# drawing of one board now and then is the cheaper mistake.
+DRAWING_WAIT = 2.0
 
 
-def board_png(store: Store, gid: str, version: int | None = None) -> bytes | None:
-    """The public board image of ``gid`` at ``version`` (default: the current one)."""
-    return _cached(store, gid, version, "public", None)
+def board_png(store: Store, gid: str, version: int | None = None, state: Any = None) -> bytes | None:
+    """The public board image of ``gid`` at ``version`` (default: the current one).
+
+    ``state``: the game at ``version``, when the caller has it in hand (a turn post). Then a
+    cache miss draws from it instead of reading the snapshot again, which a commit may have
+    pruned meanwhile (a post older than ``POSTED_KEPT`` newer ones went out without its board)."""
+    return _cached(store, gid, version, "public", None, state)
 
 
 def private_png(store: Store, gid: str, seat: int) -> bytes | None:
@@ -35,9 +45,10 @@ def private_png(store: Store, gid: str, seat: int) -> bytes | None:
     return _cached(store, gid, None, f"seat{seat}", seat)
 
 
-def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | None) -> bytes | None:
+def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | None, state: Any = None) -> bytes | None:
     """Render-through cache shared by both images: the PNG of ``who`` at ``version`` from
-    Redis, else drawn from the view of ``seat`` (``None``: the spectator view) and stored."""
+    Redis, else drawn from the view of ``seat`` (``None``: the spectator view) of ``state``
+    (default: the snapshot of ``version``) and stored."""
     meta = store.meta(gid)
     if not meta or meta.get("status") == "lobby":
         return None
@@ -51,11 +62,13 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
         drawn = _drawn_elsewhere(store, key)
         if drawn is not None:
             return drawn
-    snap = store.snapshot_at(gid, version)
-    if snap is None:
-        return None
     game = find_game(meta["game"])
-    return _draw(store, game, game.load(json.loads(snap)), gid, version, who, seat, store.names(gid))
+    if state is None:
+        snap = store.snapshot_at(gid, version)
+        if snap is None:
+            return None
+        state = game.load(json.loads(snap))
+    return _draw(store, game, state, gid, version, who, seat, store.names(gid))
 
 
 def _claim(store: Store, key: str) -> bool:
@@ -69,9 +82,9 @@ def _claim(store: Store, key: str) -> bool:
 
 
 def _drawn_elsewhere(store: Store, key: str) -> bytes | None:
-    """The image another process is drawing, once it is stored (None: it did not come in
-    time, e.g. that process died; the caller draws it then)."""
-    deadline = time.monotonic() + DRAWING_TTL
+    """The image another process is drawing, once it is stored (None: it did not come within
+    ``DRAWING_WAIT``, e.g. that process died; the caller draws it then)."""
+    deadline = time.monotonic() + DRAWING_WAIT
     delay = 0.01
     while time.monotonic() < deadline:
         time.sleep(delay)
@@ -139,9 +152,10 @@ def _draw(
     return png
 
 
-def page_pngs(store: Store, gid: str, version: int | None = None) -> list[bytes]:
+def page_pngs(store: Store, gid: str, version: int | None = None, state: Any = None) -> list[bytes]:
     """The public pages of ``gid`` at ``version`` that follow the board in a turn post (one
-    per city in The Capitals; empty for most games), cached like the board.
+    per city in The Capitals; empty for most games), cached like the board; ``state`` as in
+    :func:`board_png`.
 
     Cache layout: ``k_image(gid, version, "pages")`` holds how many pages there are, and
     ``k_image(gid, version, "page1")``… each page, so a game without pages costs one small key.
@@ -164,11 +178,12 @@ def page_pngs(store: Store, gid: str, version: int | None = None) -> list[bytes]
         cached = store.r.mget([k_image(gid, version, f"page{i}") for i in range(1, n + 1)])
         if all(cached):
             return [bytes(c) for c in cached]
-    snap = store.snapshot_at(gid, version)
-    if snap is None:
-        return []
     game = find_game(meta["game"])
-    state = game.load(json.loads(snap))
+    if state is None:
+        snap = store.snapshot_at(gid, version)
+        if snap is None:
+            return []
+        state = game.load(json.loads(snap))
     view = game.view(state, None)
     names = store.names(gid)
     if names:  # as on the board: the pages name the players

@@ -182,10 +182,17 @@ def mark_sent(store: Store, key: str) -> None:
 
 def delivered(store: Store, envelope: Envelope) -> None:
     """The message is in its chat: mark it sent, and let go of what only its delivery needed
-    (the snapshot a turn post's board is drawn from)."""
-    mark_sent(store, envelope.key)
+    (the snapshot a turn post's board is drawn from).
+
+    Why the release only with the first marker: the adapters retry this through a store outage
+    (a reply lost after the write), and a message resent after a killed consumer is recorded
+    again; each counted the post down once more, dropping the snapshot another table's post of
+    the same version still needed. A release lost this way only keeps a snapshot until pruned."""
+    first = store.r.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
     m = envelope.message
-    if m.get("type") == "turn" and m.get("game") and m.get("version"):
+    if not first:
+        mark_sent(store, envelope.key)  # recorded before: refresh the marker only
+    elif m.get("type") == "turn" and m.get("game") and m.get("version"):
         store.release_posted(str(m["game"]), int(m["version"]))
 
 

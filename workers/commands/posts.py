@@ -8,6 +8,7 @@ queued for, even when the game has moved on since, and never carries a stale key
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from workers import images, pipeline
@@ -17,6 +18,8 @@ from workers.commands.helpers import private_text, safe_png
 from workers.commands.play import move_entries
 from workers.pipeline import BOT
 from workers.replies import Button, Part, Reply, say
+
+log = logging.getLogger(__name__)
 
 
 class PostParts(CommandBase):
@@ -53,7 +56,11 @@ class PostParts(CommandBase):
         gid, version = message["game"], int(message["version"])
         loaded = pipeline.load(self.store, gid)
         snap = self.store.snapshot_at(gid, version)
-        state = loaded.game.load(json.loads(snap)) if snap else loaded.state
+        # ``drawn``: the version the board shows. Decision (store.POSTED_KEPT): a post whose
+        # snapshot was pruned (more than POSTED_KEPT newer posts waited, e.g. a consumer killed
+        # while drawing left its claim and its successors waited it out while the game went on)
+        # is drawn from the game as it is now, like its text; it never goes out without a board.
+        state, drawn = (loaded.game.load(json.loads(snap)), version) if snap else (loaded.state, loaded.version)
         at = pipeline.Loaded(gid, loaded.meta, loaded.game, version, state, loaded.seats)
         names = pipeline.display_names(self.store, at)
         lines = []
@@ -71,8 +78,7 @@ class PostParts(CommandBase):
         else:
             waiting = sorted(game.to_move(state))
             lines.append("Next: " + ", ".join(names[s] for s in waiting) + " — " + game.status(state, None))
-        png = safe_png(images.board_png, self.store, gid, version)
-        pages = images.page_pngs(self.store, gid, version)
+        png, pages = self._board(gid, version, drawn, state)
         buttons: list[list[Button]] = []
         if outcome is None and version == loaded.version and not result:
             waiting = sorted(game.to_move(state))
@@ -85,6 +91,21 @@ class PostParts(CommandBase):
                         groups.setdefault(game.action_group(e.text), []).append(e.text)
                     buttons = self._buttons(at, seat, public_moves, groups)
         return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons, game=gid, pages=pages)
+
+    def _board(self, gid: str, version: int, drawn: int, state: Any) -> tuple[bytes | None, list[bytes]]:
+        """The board and pages of a turn post of ``version``, drawn at ``drawn`` from ``state``.
+
+        Drawn from the state in hand: re-reading the snapshot could find it pruned by a commit
+        in between, and a turn post must not go out without its board. A post whose snapshot
+        is gone still gets its own version's board while that is cached (drawn by the move task
+        right after the commit); only else the board as it is now."""
+        if drawn != version:
+            png = safe_png(images.board_png, self.store, gid, version)  # None: not cached
+            if png is not None:
+                return png, images.page_pngs(self.store, gid, version)
+            log.warning("turn post %s v%s is drawn at v%s: its snapshot was pruned", gid, version, drawn)
+        png = safe_png(images.board_png, self.store, gid, drawn, state)
+        return png, images.page_pngs(self.store, gid, drawn, state)
 
     def prompt_part(self, message: dict[str, Any]) -> Part | None:
         """A private "your turn" note with the private moves (hands, secret picks), or None
