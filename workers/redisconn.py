@@ -82,6 +82,38 @@ def _parse(url: str, default_port: int) -> _Parsed:
     )
 
 
+def _cluster_args(url: str, socket_timeout: float) -> dict[str, Any]:
+    """Arguments both cluster clients take (startup nodes as ``(host, port)`` pairs)."""
+    p = _parse(url, 6379)
+    return {
+        "nodes": p.hosts,
+        "username": p.username,
+        "password": p.password,
+        "ssl": p.tls,
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": min(socket_timeout, 5.0),
+    }
+
+
+def _sentinel_args(url: str, socket_timeout: float) -> tuple[list[tuple[str, int]], dict[str, Any], str, int]:
+    """(Sentinel hosts, Sentinel constructor arguments, master name, db) of a Sentinel URL."""
+    p = _parse(url, 26379)
+    if not p.path:
+        raise ValueError("a Sentinel URL names its master: redis+sentinel://host:26379/mymaster")
+    sentinel_pw = (p.query.get("sentinel_password") or [None])[0]
+    own: dict[str, Any] = {"socket_timeout": socket_timeout}
+    if sentinel_pw:
+        own["password"] = sentinel_pw
+    args = {
+        "socket_timeout": socket_timeout,
+        "sentinel_kwargs": own,
+        "username": p.username,
+        "password": p.password,
+        "ssl": p.tls,
+    }
+    return p.hosts, args, p.path[0], int(p.path[1]) if len(p.path) > 1 else 0
+
+
 def connect(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, str] | None = None, **kwargs: Any) -> Any:
     """A client for ``url``: ``redis.Redis``, ``RedisCluster`` or a Sentinel master client.
 
@@ -90,33 +122,12 @@ def connect(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, str] | 
     each of them to one node.
     """
     if is_cluster(url, env):
-        p = _parse(url, 6379)
-        return RedisCluster(
-            startup_nodes=[ClusterNode(h, port) for h, port in p.hosts],
-            username=p.username,
-            password=p.password,
-            ssl=p.tls,
-            socket_timeout=socket_timeout,
-            socket_connect_timeout=min(socket_timeout, 5.0),
-            **kwargs,
-        )
+        args = _cluster_args(url, socket_timeout)
+        nodes = [ClusterNode(h, port) for h, port in args.pop("nodes")]
+        return RedisCluster(startup_nodes=nodes, **args, **kwargs)
     if is_sentinel(url):
-        p = _parse(url, 26379)
-        if not p.path:
-            raise ValueError("a Sentinel URL names its master: redis+sentinel://host:26379/mymaster")
-        sentinel_pw = (p.query.get("sentinel_password") or [None])[0]
-        sentinel = Sentinel(
-            p.hosts,
-            socket_timeout=socket_timeout,
-            sentinel_kwargs={"password": sentinel_pw, "socket_timeout": socket_timeout}
-            if sentinel_pw
-            else {"socket_timeout": socket_timeout},
-            username=p.username,
-            password=p.password,
-            ssl=p.tls,
-        )
-        db = int(p.path[1]) if len(p.path) > 1 else 0
-        return sentinel.master_for(p.path[0], db=db, socket_timeout=socket_timeout, **kwargs)
+        hosts, args, master, db = _sentinel_args(url, socket_timeout)
+        return Sentinel(hosts, **args).master_for(master, db=db, socket_timeout=socket_timeout, **kwargs)
     return redis.Redis.from_url(url, socket_timeout=socket_timeout, **kwargs)
 
 
@@ -131,32 +142,12 @@ def connect_async(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, s
     from redis.asyncio.sentinel import Sentinel as AsyncSentinel
 
     if is_cluster(url, env):
-        p = _parse(url, 6379)
-        return AsyncRedisCluster(
-            startup_nodes=[AsyncClusterNode(h, port) for h, port in p.hosts],
-            username=p.username,
-            password=p.password,
-            ssl=p.tls,
-            socket_timeout=socket_timeout,
-            socket_connect_timeout=min(socket_timeout, 5.0),
-        )
+        args = _cluster_args(url, socket_timeout)
+        nodes = [AsyncClusterNode(h, port) for h, port in args.pop("nodes")]
+        return AsyncRedisCluster(startup_nodes=nodes, **args)
     if is_sentinel(url):
-        p = _parse(url, 26379)
-        if not p.path:
-            raise ValueError("a Sentinel URL names its master: redis+sentinel://host:26379/mymaster")
-        sentinel_pw = (p.query.get("sentinel_password") or [None])[0]
-        sentinel = AsyncSentinel(
-            p.hosts,
-            socket_timeout=socket_timeout,
-            sentinel_kwargs={"password": sentinel_pw, "socket_timeout": socket_timeout}
-            if sentinel_pw
-            else {"socket_timeout": socket_timeout},
-            username=p.username,
-            password=p.password,
-            ssl=p.tls,
-        )
-        db = int(p.path[1]) if len(p.path) > 1 else 0
-        return sentinel.master_for(p.path[0], db=db, socket_timeout=socket_timeout)
+        hosts, args, master, db = _sentinel_args(url, socket_timeout)
+        return AsyncSentinel(hosts, **args).master_for(master, db=db, socket_timeout=socket_timeout)
     return aredis.Redis.from_url(url, socket_timeout=socket_timeout)
 
 
