@@ -185,6 +185,8 @@ def configure_celery(app: Any, store_url: str) -> None:
     """Point a Celery app at the broker that goes with ``store_url`` (and remember the store's
     URL for the tasks run in this process)."""
     url, options = broker(store_url)
+    if app.conf.broker_url and app.conf.broker_url != url:
+        drop_celery_connections(app)
     app.conf.broker_url = url
     app.conf.result_backend = url
     app.conf.agora_store_url = store_url
@@ -194,3 +196,21 @@ def configure_celery(app: Any, store_url: str) -> None:
             **(app.conf.result_backend_transport_options or {}),
             **options,
         }
+
+
+def drop_celery_connections(app: Any) -> None:
+    """Forget the broker connection pool and result backend a Celery app built on first use.
+
+    Why: Celery builds both once, from the URL it had then; an app pointed at another server
+    later (``agora serve`` starting its embedded server in a process that already sent a task,
+    a test stack with a server of its own) would otherwise keep sending tasks to the old one and
+    wait for results there forever."""
+    # Not closed: kombu keeps pools in a registry by URL, and a later switch back to that URL
+    # gets the same pool again.
+    app._pool = None
+    amqp = app.__dict__.get("amqp")
+    if amqp is not None:
+        amqp._producer_pool = None
+    app._backend_cache = None
+    if app._local is not None:
+        app._local.backend = None

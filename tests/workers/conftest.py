@@ -18,6 +18,10 @@ def app(redis_url: str, store: Any) -> Any:
     from workers import tasks
     from workers.celery_app import app as celery_app
 
+    if celery_app.conf.broker_url != redis_url:  # another test pointed it at its own server
+        from workers.redisconn import drop_celery_connections
+
+        drop_celery_connections(celery_app)
     celery_app.conf.broker_url = redis_url
     celery_app.conf.result_backend = redis_url
     celery_app.conf.agora_store_url = redis_url
