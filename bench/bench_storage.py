@@ -11,7 +11,8 @@ SAMPLES 0``:
 
 - **while it runs**, after every move and the delivery of its outbox messages (as a running
   bot delivers them): the sum over every key of the game (meta, seats, names,
-  snapshot, log list and its compressed chunks, idempotency answers and their order, events,
+  snapshot, log list and its compressed chunks, idempotency answers, their order and the hashes
+  of every committed key, events,
   snapshots of posted turns); the peak and its breakdown. Target (issue 12): at most 32 KB at any
   point. Images (``img:…``) are not included: they are a render cache with their own TTL, and
   the outbox streams are shared by all games;
@@ -46,7 +47,7 @@ def game_keys(gid: str) -> dict[str, list[str]]:
     return {
         "snap": [st.k_snap(gid)],
         "log": [st.k_log(gid), st.k_logc(gid), st.k_logz(gid)],
-        "idem": [st.k_idem(gid), st.k_idemq(gid)],
+        "idem": [st.k_idem(gid), st.k_idemq(gid), st.k_idemh(gid)],
         "events": [st.k_events(gid)],
         "posted": [st.k_snapv(gid)],
         "meta": [st.k_meta(gid), st.k_seats(gid), st.k_names(gid), st.k_lobby(gid)],

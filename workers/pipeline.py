@@ -9,7 +9,9 @@ Concurrency: the commit compares the version read at load time. When another mov
 race, the commit answers ``stale`` and this move is re-validated against the new state
 (parsed and applied again), so nothing is lost and nothing stale is applied.
 Idempotency: the caller's key (the platform's update or interaction id) is checked inside the
-same atomic step; a second submission with the same key returns the first one's result.
+same atomic step; a second submission with the same key returns the first one's result (or,
+once that answer left the game's window of answers, "applied already": every committed key's
+hash is kept), however long after the first it comes.
 """
 
 from __future__ import annotations
@@ -238,10 +240,12 @@ def _earlier_answer(store: Store, gid: str, idem: str) -> MoveResult | None:
     Why: two copies of one request (a client retry, a double tap) can arrive together; the
     first passes the early key check and commits, the second passes it too, then loads the
     state the first produced and finds its move illegal or out of turn. Telling the player
-    "refused" for a move that was applied is wrong, so a refusal re-checks the key first."""
+    "refused" for a move that was applied is wrong, so a refusal re-checks the key first.
+    The same holds for a copy sent again long after (its answer out of the window): the
+    game's record of committed keys answers it "applied already" (``Store.earlier_answer``)."""
     if not idem:
         return None
-    prev = store.idem_result(gid, idem)
+    prev = store.earlier_answer(gid, idem)
     if prev is None:
         return None
     res = MoveResult.from_json(prev)

@@ -37,6 +37,9 @@ key                              type    holds
 ``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit, for the
                                          newest IDEM_KEPT keys (expires 7 days after the end)
 ``g:{gid}:idemq``                list    those keys, oldest first (the window's order)
+``g:{gid}:idemh``                string  8-byte hashes of every key committed in the game,
+                                         oldest first (the newest IDEM_SEEN_KEPT; expires
+                                         with ``idem``): "applied already" past the window
 ``g:{gid}:ev``                   list    per version: JSON ``{v, events:[...]}`` (audience kept)
 ``g:{gid}:posted``               hash    version -> snapshot of a posted turn until every table's
                                          post of it is delivered (``n:<v>`` counts them down);
@@ -64,6 +67,7 @@ All times are UTC unix seconds.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 import zlib
@@ -137,6 +141,10 @@ def k_logc(gid: str) -> str:
 
 def k_idemq(gid: str) -> str:
     return _g(gid) + "idemq"
+
+
+def k_idemh(gid: str) -> str:
+    return _g(gid) + "idemh"
 
 
 def k_events(gid: str) -> str:
@@ -222,6 +230,18 @@ IMAGE_TTL = 600
 POSTED_TTL = 7 * 86400  # snapshots of posted turns, the boards are drawn from (bounded by count)
 EVENTS_KEPT = 32  # versions of events kept: captions since the last post and `log`
 IDEM_KEPT = 24  # idempotency answers kept per game (the newest), see the commit script
+# Decision: every committed key is also remembered as an 8-byte hash (``idemh``), the newest
+# 1,024 per game (8 KB; an Antike Duellum game commits 300-500 keys, so in practice every key
+# of the game). A command sent again as a new request after its answer left the window (a
+# client retry hours later, a re-sent update) is then answered "applied already" instead of
+# being applied again when its move is legal again. A hash, not the key: keys are platform
+# ids of 10-40 bytes; with 64 bits, 1,024 keys make a false "applied already" for a new key
+# about one in 10^16 (hashes are exact-match: no Bloom filter, whose false positives would
+# refuse real moves).
+IDEM_SEEN_KEPT = 1024
+IDEM_HASH = 8  # bytes per hash in ``idemh``
+# The answer to a key found among the hashes only (its stored answer left the window).
+APPLIED_ALREADY = "Your move was applied already."
 # Snapshots of posted turns are dropped once every table's post is delivered; at most this many
 # wait per game. Decision: a turn post delivered later than that (a bot down for long) is drawn
 # from the game as it is now.
@@ -234,19 +254,33 @@ LOG_CHUNK = 24  # live log entries moved into the compressed part at a time
 # and outbox messages together, so a crash can never leave half a move behind.
 _COMMIT_LUA = """
 local meta, snap, log, idem, ev, dl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local snapv, idemq = KEYS[7], KEYS[8]
+local snapv, idemq, idemh = KEYS[7], KEYS[8], KEYS[9]
 local expected = tonumber(ARGV[1])
 local key = ARGV[2]
+local hash, width = ARGV[17], tonumber(ARGV[19])
+local seen = ''
 if key ~= '' then
   local prev = redis.call('HGET', idem, key)
   if prev then return {'dup', prev} end
+  -- Past the window: the key's hash among every committed key's (fixed-width records, so a
+  -- match counts only at a record boundary).
+  if redis.call('TYPE', idemh)['ok'] == 'string' then seen = redis.call('GET', idemh) end
+  local from = 1
+  while true do
+    local at = string.find(seen, hash, from, true)
+    if not at then break end
+    if (at - 1) % width == 0 then
+      return {'seen', tostring(redis.call('HGET', meta, 'version') or '0')}
+    end
+    from = at + 1
+  end
 end
 local v = tonumber(redis.call('HGET', meta, 'version') or '0')
 if v ~= expected then return {'stale', tostring(v)} end
 -- Redis does not roll a script back when a command fails half-way: everything that can fail
 -- (decoding, a key of the wrong type) is checked before the first write.
 local kinds = {[1] = 'hash', [2] = 'string', [3] = 'list', [4] = 'hash', [5] = 'list', [6] = 'zset', [7] = 'hash',
-               [8] = 'list'}
+               [8] = 'list', [9] = 'string'}
 for i = 1, #KEYS do
   local t = redis.call('TYPE', KEYS[i])['ok']
   if t ~= 'none' and t ~= (kinds[i] or 'stream') then
@@ -297,9 +331,15 @@ if key ~= '' then
   while redis.call('LLEN', idemq) > kept do
     redis.call('HDEL', idem, redis.call('LPOP', idemq))
   end
+  -- Rewritten whole (SET, not APPEND): APPEND grows a string's allocation greedily (up to
+  -- twice its length), and the record counts against the game's storage budget.
+  seen = seen .. hash
+  local most = tonumber(ARGV[18]) * width
+  if #seen > most then seen = string.sub(seen, #seen - most + 1) end
+  redis.call('SET', idemh, seen)
 end
-for i = 9, #KEYS do
-  local m = string.gsub(msgs[i - 8], '"version":0', '"version":' .. nv, 1)
+for i = 10, #KEYS do
+  local m = string.gsub(msgs[i - 9], '"version":0', '"version":' .. nv, 1)
   redis.call('XADD', KEYS[i], 'MAXLEN', '~', 100000, '*', 'm', m)
 end
 return {'ok', result}
@@ -348,6 +388,28 @@ class CommitResult:
     @property
     def current_version(self) -> int:
         return int(self.payload) if self.status == "stale" else int(self.data.get("version", 0))
+
+
+def key_hash(key: str) -> bytes:
+    """The ``IDEM_HASH``-byte hash of an idempotency key as kept in ``idemh``."""
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=IDEM_HASH).digest()
+
+
+def hash_seen(record: bytes | None, digest: bytes) -> bool:
+    """Whether ``digest`` is one of the fixed-width hashes of ``record`` (at a boundary)."""
+    if not record:
+        return False
+    at = record.find(digest)
+    while at >= 0:
+        if at % IDEM_HASH == 0:
+            return True
+        at = record.find(digest, at + 1)
+    return False
+
+
+def applied_already(version: int) -> dict[str, Any]:
+    """The answer to a key committed before whose own answer is no longer kept."""
+    return {"ok": True, "code": "ok", "message": APPLIED_ALREADY, "version": version, "duplicate": True}
 
 
 def pack_answer(result: Mapping[str, Any]) -> bytes:
@@ -551,6 +613,7 @@ class Store:
                 pipe.delete(k_log(gid), k_logc(gid))
                 pipe.expire(k_idem(gid), ARCHIVE_TTL)
                 pipe.expire(k_idemq(gid), ARCHIVE_TTL)
+                pipe.expire(k_idemh(gid), ARCHIVE_TTL)
                 pipe.hset(k_meta(gid), "archived", "1")
                 pipe.execute()
                 return True
@@ -561,8 +624,24 @@ class Store:
         return [json.loads(x) for x in self.r.lrange(k_events(gid), -last, -1)]
 
     def idem_result(self, gid: str, key: str) -> dict[str, Any] | None:
+        """The stored answer of ``key`` while it is in the window (else None)."""
         raw = self.r.hget(k_idem(gid), key)
         return json.loads(unpack_answer(raw)) if raw else None
+
+    def earlier_answer(self, gid: str, key: str) -> dict[str, Any] | None:
+        """The answer for ``key`` when it was committed in this game: its stored answer while
+        in the window, else :func:`applied_already`; None for a key never committed. One
+        round trip, for the refusal path only (a normal move's commit checks both itself)."""
+        if not key:
+            return None
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hget(k_idem(gid), key)
+        pipe.get(k_idemh(gid))
+        pipe.hget(k_meta(gid), "version")
+        raw, record, version = pipe.execute()
+        if raw:
+            return dict(json.loads(unpack_answer(raw)))
+        return applied_already(int(version or 0)) if hash_seen(record, key_hash(key)) else None
 
     def commit(
         self,
@@ -582,6 +661,10 @@ class Store:
     ) -> CommitResult:
         """The atomic step: check ``expected`` version and ``idem``, then write everything.
 
+        ``idem`` is checked against the window of stored answers, then against the hashes
+        of every key committed in the game (``idemh``): either way the answer is ``dup``, with
+        the stored answer or :func:`applied_already`.
+
         ``result`` and every outgoing message are stored with ``"version": 0`` replaced by the
         new version inside the script, so they name the version they produced.
         ``keep_snapshot`` (seconds) also keeps this version's snapshot for that long, so the
@@ -595,7 +678,7 @@ class Store:
             m = {"version": 0, **{k: v for k, v in o.message.items() if k != "version"}}
             msgs.append(json.dumps(m, separators=(",", ":")))
         keys = [k_meta(gid), k_snap(gid), k_log(gid), k_idem(gid), k_events(gid), k_deadlines(gid)]
-        keys += [k_snapv(gid), k_idemq(gid)]
+        keys += [k_snapv(gid), k_idemq(gid), k_idemh(gid)]
         keys += [k_outbox(o.platform, gid) for o in outgoing]
         args = [
             expected,
@@ -614,8 +697,14 @@ class Store:
             IDEM_KEPT,
             POSTED_KEPT,
             sum(1 for o in outgoing if o.message.get("type") == "turn") or 1,
+            key_hash(idem) if idem else b"",
+            IDEM_SEEN_KEPT,
+            IDEM_HASH,
         ]
         status, payload = self._commit(keys=keys, args=args)
+        if status == b"seen":
+            # Committed before, its answer no longer kept: a duplicate all the same.
+            return CommitResult("dup", json.dumps(applied_already(int(payload))))
         return CommitResult(status.decode(), unpack_answer(payload) if status in (b"ok", b"dup") else payload.decode())
 
     def post_answer(self, box: str, rid: str, answer: Mapping[str, Any]) -> None:

@@ -143,7 +143,9 @@ def _applied_before(st: Store, gid: str, idem: str) -> MoveResult | None:
     (300 s), and a busy table makes more moves than the window holds in that time; the copy
     was then applied a second time when its move was legal again (found by the fault suite,
     tests/faults). Reading the log costs one read of the game's record, paid only on the rare
-    redelivery."""
+    redelivery. Any request with a committed key, redelivered or new, is also answered
+    "applied already" by the pipeline (the game's record of key hashes, ``Store.commit``);
+    this answer names the move, and covers keys committed before that record existed."""
     request = move.request
     info = request.delivery_info or {}
     if not idem or not (info.get("redelivered") or request.retries):
