@@ -97,17 +97,16 @@ def run_duplicates(
     - ``broker``: the move task itself published twice at once (a duplicated broker delivery);
     - ``reordered``: an earlier command of the game (within the last few moves) arrives again
       after later moves were applied;
-    - ``late`` (only with ``late=True``, a measurement): a command from 30 moves ago, more
-      than the idempotency window (``IDEM_KEPT`` answers per game), typed again as a new
-      request. The adapters drop a repeated update id before it gets here (Telegram's and
-      Discord's seen-update records); the command layer alone re-validates it, and applies it
-      when its move is legal again. ``notes["late_answers"]`` counts the answers by code and
-      ``notes["late_applied_again"]`` the keys applied twice that way (kept out of
-      ``report.twice``). A redelivered *task* is different: it finds its key in the log
-      (tests/faults/test_late_redelivery.py).
+    - ``late`` (only with ``late=True``): a command from 30 moves ago, more than the
+      idempotency window (``IDEM_KEPT`` answers per game), typed again as a new request. The
+      adapters drop a repeated update id before it gets here (Telegram's and Discord's
+      seen-update records); past them, the game's record of committed key hashes answers it
+      "applied already" (tests/workers/test_late_retries.py). ``notes["late_answers"]``
+      counts the answers by code and ``notes["late_applied_again"]`` the keys applied twice
+      that way (also in ``report.twice``).
 
-    Every copy of the first four must be answered as the original was (applied); no copy may
-    be applied a second time (the log check).
+    Every copy must be answered as the original was (applied); no copy may be applied a second
+    time (the log check).
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -180,6 +179,8 @@ def run_duplicates(
                     code = again[0].code if again else "empty"
                     late_answers[code] = late_answers.get(code, 0) + 1
                     late_keys.add(old_ctx.idem)
+                    if not answer_ok(again):
+                        inconsistent.append(f"{gid} late {old_line}: {code} {again[0].text if again else ''}")
                 past.append((ctx, line))
                 return True
 
@@ -196,7 +197,6 @@ def run_duplicates(
             check_outbox(client, stack.consumer.record, stack.consumer.killed, report)
             report.mismatched += [f"answer: {x}" for x in inconsistent]
             again = [k for k in report.twice if k in late_keys]
-            report.twice = [k for k in report.twice if k not in late_keys]
             report.notes.update(kind="duplicates", copies=copies, drained=drained, copies_queued=len(queued))
             if late:
                 report.notes.update(late_answers=late_answers, late_applied_again=len(again))

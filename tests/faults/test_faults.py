@@ -66,3 +66,13 @@ def test_duplicated_and_reordered_deliveries(tmp_path: Path, copies: int) -> Non
     report = run_duplicates(tmp_path, games=3, moves=25, copies=copies)
     _verdict(report)
     assert report.duplicates == 0
+
+
+def test_a_command_sent_again_long_after_is_not_applied_again(tmp_path: Path) -> None:
+    """Besides the four kinds of copies above, now and then a command from 30 moves back (past
+    the window of stored answers) as a new request through the whole stack: every such copy
+    is answered "applied already" and none is applied a second time (issue 12)."""
+    report = run_duplicates(tmp_path, games=2, moves=60, copies=2, late=True)
+    _verdict(report)
+    assert report.notes["late_applied_again"] == 0
+    assert report.notes["late_answers"] and set(report.notes["late_answers"]) == {"ok"}, report.notes
