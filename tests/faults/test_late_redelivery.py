@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 from tests.workers.util import A, B, assert_replays, make_game
-from workers import pipeline, tasks
-from workers import store as store_mod
+from workers import commit, pipeline, tasks
 from workers.store import Store
 
 
@@ -31,7 +30,7 @@ def _redeliver(gid: str, user: str, text: str, key: str, **request: Any) -> dict
 
 @pytest.fixture
 def small_window(store: Store, monkeypatch: pytest.MonkeyPatch) -> Store:
-    monkeypatch.setattr(store_mod, "IDEM_KEPT", 2)
+    monkeypatch.setattr(commit, "IDEM_KEPT", 2)  # where the commit reads it
     monkeypatch.setenv("AGORA_SKIP_KICK", "1")  # no follow-up tasks: no worker here
     monkeypatch.setattr(tasks, "_store", store)
     return store

@@ -119,10 +119,10 @@ def test_duplicate_move_task_still_wakes_the_automatic_player(spawn: Any, app: A
 
 def test_only_a_window_of_answers_is_kept(store: Store, monkeypatch: Any) -> None:
     """The idempotency record of a running game stays bounded: the newest answers only."""
-    from workers import store as store_module
+    from workers import commit
     from workers.store import k_idem, k_idemq
 
-    monkeypatch.setattr(store_module, "IDEM_KEPT", 4)
+    monkeypatch.setattr(commit, "IDEM_KEPT", 4)
     gid = make_game(store)
     for i in range(8):
         user = A if i % 2 == 0 else B

@@ -20,9 +20,8 @@ import pytest
 
 from tests.workers.test_undo_resign import ctx, sync_commands
 from tests.workers.util import A, B, assert_replays, make_game, outbox_messages
-from workers import lobby, pipeline
-from workers import store as store_mod
-from workers.store import APPLIED_ALREADY, IDEM_HASH, IDEM_KEPT, Store, k_idem, k_idemh, key_hash
+from workers import commit, lobby, pipeline
+from workers.store import APPLIED_ALREADY, ARCHIVE_TTL, IDEM_HASH, IDEM_KEPT, Store, k_idem, k_idemh, key_hash
 
 ROUNDS = 16  # each a move and its undo: 32 commits, more than the window's 24
 
@@ -120,8 +119,8 @@ def test_an_old_key_as_a_new_move_task(spawn: Any, app: Any, store: Store) -> No
 
 def test_the_record_of_keys_is_bounded(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """The record keeps the newest ``IDEM_SEEN_KEPT`` hashes, fixed width, oldest dropped."""
-    monkeypatch.setattr(store_mod, "IDEM_SEEN_KEPT", 6)
-    monkeypatch.setattr(store_mod, "IDEM_KEPT", 2)
+    monkeypatch.setattr(commit, "IDEM_SEEN_KEPT", 6)
+    monkeypatch.setattr(commit, "IDEM_KEPT", 2)
     gid = make_game(store)
     _moves_and_undos(store, gid, rounds=4)
     record = store.r.get(k_idemh(gid))
@@ -129,7 +128,7 @@ def test_the_record_of_keys_is_bounded(store: Store, monkeypatch: pytest.MonkeyP
     newest = ["a1", "u1", "a2", "u2", "a3", "u3"]
     assert record == b"".join(key_hash(k) for k in newest)
     assert store.r.hlen(k_idem(gid)) == 2
-    assert store.earlier_answer(gid, "a1") == store_mod.applied_already(9)
+    assert store.earlier_answer(gid, "a1") == commit.applied_already(9)
     assert store.earlier_answer(gid, "a0") is None  # past the bound: forgotten
 
 
@@ -141,10 +140,10 @@ def test_a_hash_found_off_a_record_boundary_is_no_match(store: Store) -> None:
     record = store.r.get(k_idemh(gid)) or b""  # begin's key, then these two
     assert record[-2 * IDEM_HASH :] == key_hash("x") + key_hash("y")
     spanning = record[-2 * IDEM_HASH + 3 : -IDEM_HASH + 3]
-    assert store_mod.hash_seen(record, key_hash("y")) and not store_mod.hash_seen(record, spanning)
+    assert commit.hash_seen(record, key_hash("y")) and not commit.hash_seen(record, spanning)
     # The commit script does the same: forge a key whose hash spans two records.
     store.r.set(k_idemh(gid), b"\x00" * 3 + key_hash("z") + b"\x00" * (IDEM_HASH - 3))
-    assert not store_mod.hash_seen(store.r.get(k_idemh(gid)), key_hash("z"))
+    assert not commit.hash_seen(store.r.get(k_idemh(gid)), key_hash("z"))
     res = pipeline.submit(store, gid, text="add 1", idem="z", user=A)
     assert res.ok and not res.duplicate
 
@@ -156,4 +155,4 @@ def test_a_finished_game_lets_the_record_expire(store: Store) -> None:
         assert pipeline.submit(store, gid, text="add 3", idem=f"f{store.snapshot(gid)[0]}", user=user).ok
         user = B if user == A else A
     assert store.archive(gid)
-    assert 0 < store.r.ttl(k_idemh(gid)) <= store_mod.ARCHIVE_TTL
+    assert 0 < store.r.ttl(k_idemh(gid)) <= ARCHIVE_TTL

@@ -14,8 +14,7 @@ import time
 import pytest
 
 from tests.workers.util import A, B, make_game
-from workers import images, outbox, pipeline
-from workers import store as store_module
+from workers import commit, images, outbox, pipeline
 from workers.client import Client
 from workers.outbox import Envelope
 from workers.store import Store, k_image, k_snapv
@@ -25,7 +24,7 @@ KEPT = 4  # POSTED_KEPT here, so the toy race (over at 21) outruns it
 
 @pytest.fixture(autouse=True)
 def _few_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_module, "POSTED_KEPT", KEPT)
+    monkeypatch.setattr(commit, "POSTED_KEPT", KEPT)
 
 
 def _move_on(store: Store, gid: str, moves: int) -> None:

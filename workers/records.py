@@ -1,0 +1,118 @@
+"""A game's record as the pipeline loads it (meta, seats, names, the snapshot), and the
+stored forms of a snapshot and of a commit's answer.
+
+Why a module of its own: a move reads its game once (one MULTI, with its key's stored answer),
+and every read here returns values that belong together (the same version), so the readers
+never pair an old meta with a new state.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+import redis
+
+from workers.keys import K_SEQ, k_idem, k_meta, k_names, k_seats, k_snap, k_snapv
+
+
+def _pairs(raw: Any) -> dict[bytes, bytes]:
+    """An HGETALL answer read inside a MULTI: a dict, or (redis-py's cluster transactions skip
+    the reply parsing) the flat field/value list."""
+    if isinstance(raw, dict):
+        return raw
+    return dict(zip(raw[::2], raw[1::2], strict=True))
+
+
+def pack_answer(result: Mapping[str, Any]) -> bytes:
+    """A commit's answer as stored for its idempotency key: compact JSON, zlib-compressed."""
+    return zlib.compress(json.dumps(result, separators=(",", ":")).encode(), 6)
+
+
+def unpack_answer(raw: bytes) -> str:
+    """The JSON text of a stored answer (plain JSON written by older versions is accepted)."""
+    return raw.decode() if raw[:1] == b"{" else zlib.decompress(raw).decode()
+
+
+def pack_snapshot(text: str) -> bytes:
+    """Compress a canonical JSON dump (snapshots are re-read far more than written)."""
+    return zlib.compress(text.encode(), 6)
+
+
+def unpack_snapshot(blob: bytes) -> str:
+    return zlib.decompress(blob).decode()
+
+
+class GameRecords:
+    """The store's reads of one game's record."""
+
+    r: redis.Redis
+
+    def new_game_id(self) -> str:
+        """Short, readable, unique ids: ``g`` + base-36 counter (``g1f``)."""
+        n = int(self.r.incr(K_SEQ))
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+        out = ""
+        while n:
+            n, d = divmod(n, 36)
+            out = digits[d] + out
+        return "g" + out
+
+    def meta(self, gid: str) -> dict[str, str]:
+        raw = self.r.hgetall(k_meta(gid))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def seats(self, gid: str) -> dict[int, str]:
+        raw = self.r.hgetall(k_seats(gid))
+        return {int(k): v.decode() for k, v in raw.items()}
+
+    def names(self, gid: str) -> dict[str, str]:
+        raw = self.r.hgetall(k_names(gid))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def game_record(self, gid: str) -> tuple[dict[str, str], int, str | None, dict[int, str]]:
+        """(meta, version, canonical dump, seats) read in one MULTI, so they always match."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hgetall(k_meta(gid))
+        pipe.get(k_snap(gid))
+        pipe.hgetall(k_seats(gid))
+        raw_meta, blob, raw_seats = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
+        seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
+        return meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats
+
+    def move_record(
+        self, gid: str, idem: str
+    ) -> tuple[tuple[dict[str, str], int, str | None, dict[int, str]], dict[str, Any] | None]:
+        """:meth:`game_record` and the stored answer of idempotency key ``idem`` in one MULTI.
+
+        Why: a move used to ask for its key's answer first and then load the game, two round
+        trips where one does (issue 12: load once, commit once)."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hgetall(k_meta(gid))
+        pipe.get(k_snap(gid))
+        pipe.hgetall(k_seats(gid))
+        pipe.hget(k_idem(gid), idem or "-")
+        raw_meta, blob, raw_seats, prev = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
+        seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
+        record = (meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats)
+        return record, (json.loads(unpack_answer(prev)) if prev and idem else None)
+
+    def snapshot(self, gid: str) -> tuple[int, str | None]:
+        """(version, canonical dump) read together so they always match."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hget(k_meta(gid), "version")
+        pipe.get(k_snap(gid))
+        version, blob = pipe.execute()
+        return int(version or 0), (unpack_snapshot(blob) if blob else None)
+
+    def snapshot_at(self, gid: str, version: int) -> str | None:
+        """The snapshot of an older posted version (kept with a TTL), or the current one."""
+        current, snap = self.snapshot(gid)
+        if version == current:
+            return snap
+        blob = self.r.hget(k_snapv(gid), str(version))
+        return unpack_snapshot(blob) if blob else None
