@@ -2,7 +2,7 @@
 
 Why: the keys used to be ``agora:g:{gid}:...`` beside one global deadline set and one outbox
 stream per platform; now a game's keys, its deadline entry, its outbox messages and its
-players' "my games" entries share the partition tag ``{pNN}`` (workers/store.py). A store that
+players' "my games" entries share the partition tag ``{pNN}`` (workers/keys.py). A store that
 ran the old layout was necessarily one server (the old commit touched global keys), where
 RENAME works across slots, so the move is plain renames:
 

@@ -4,7 +4,7 @@ Why streams with a group: a message added in the commit's atomic step is deliver
 the bot was down at that moment; unacknowledged messages are re-read after a restart (we
 read our pending entries first), and a ``sent:{key}`` marker stops a message that was sent
 but not yet acknowledged from being sent twice. A game's messages go to its partition's
-stream (written in the same commit as the move, workers/store.py); a consumer reads all 64.
+stream (written in the same commit as the move, workers/commit.py); a consumer reads all 64.
 """
 
 from __future__ import annotations

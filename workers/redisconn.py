@@ -118,7 +118,7 @@ def connect(url: str, *, socket_timeout: float = 10.0, env: Mapping[str, str] | 
     """A client for ``url``: ``redis.Redis``, ``RedisCluster`` or a Sentinel master client.
 
     All three speak the same commands for what Agora does with them: every key one script or
-    MULTI touches shares a hash slot (see workers/store.py), so the cluster client can route
+    MULTI touches shares a hash slot (see workers/keys.py), so the cluster client can route
     each of them to one node.
     """
     if is_cluster(url, env):

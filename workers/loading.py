@@ -1,0 +1,91 @@
+"""A game as the pipeline reads it: :class:`Loaded` (meta, seats, the state at one version).
+
+Why a module of its own: every change of a game - a move, undo, a timeout, the automatic
+player, the command layer's reads - starts from the same consistent read of the game, and the
+rules about seats (who is a bot, who is on autopilot) are asked of it everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine import AnyGame, find_game
+from workers.results import Rejected
+from workers.store import Store
+
+BOT = "bot"
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A game read from the store at one version."""
+
+    gid: str
+    meta: dict[str, str]
+    game: AnyGame
+    version: int
+    state: Any
+    seats: dict[int, str]
+
+    @property
+    def home(self) -> tuple[str, str]:
+        platform, _, chat = self.meta.get("home", "console:local").partition(":")
+        return platform, chat
+
+    @property
+    def tables(self) -> list[tuple[str, str]]:
+        """Every chat that shows this game: the home chat, then the chats that joined it by
+        its join code (``meta["tables"]``, ``platform:chat`` separated by spaces)."""
+        extra = [t.partition(":") for t in self.meta.get("tables", "").split()]
+        return [self.home, *[(p, c) for p, _, c in extra if c and (p, c) != self.home]]
+
+    def seats_of(self, user: str) -> list[int]:
+        return sorted(s for s, u in self.seats.items() if u == user)
+
+    def automatic(self, seat: int) -> bool:
+        """Whether the automatic player moves for ``seat``: a bot's seat, or a human's seat on
+        autopilot after missed deadlines (until they type ``back``)."""
+        return automatic(self.meta, self.seats, seat)
+
+
+def automatic(meta: Mapping[str, str], seats: Mapping[int, str], seat: int) -> bool:
+    """See :meth:`Loaded.automatic` (also used on a meta about to be committed)."""
+    return seats.get(seat, BOT) == BOT or meta.get(f"auto:{seat}") == "1"
+
+
+def load(store: Store, gid: str) -> Loaded:
+    """Read meta, seats and the snapshot of ``gid``.
+
+    Raises:
+        Rejected: no such game, or it has not started.
+    """
+    # One MULTI for meta, snapshot and seats: read apart, a commit landing in between paired
+    # the old meta (posted_v, deadline_at, status) with the new state and version.
+    return loaded_from(gid, store.game_record(gid))
+
+
+def loaded_from(gid: str, record: tuple[dict[str, str], int, str | None, dict[int, str]]) -> Loaded:
+    """A :class:`Loaded` from a record read by the store (raises :class:`Rejected`)."""
+    meta, version, snap, seats = record
+    if not meta:
+        raise Rejected("game/not_found", f"There is no game `{gid}`.")
+    if meta.get("status") == "lobby":
+        raise Rejected("game/not_started", "The game has not started yet. Use `begin` once everyone has joined.")
+    if snap is None:
+        raise Rejected("game/not_found", f"Game `{gid}` has no saved state.")
+    game = find_game(meta["game"])
+    return Loaded(gid, meta, game, version, game.load(json.loads(snap)), seats)
+
+
+def display_names(store: Store, loaded: Loaded) -> list[str]:
+    """``Romans (alice)`` per seat: the game's seat name plus who sits there."""
+    base = loaded.game.seat_names(loaded.state)
+    names = store.names(loaded.gid)
+    out = []
+    for seat, label in enumerate(base):
+        who = names.get(str(seat))
+        out.append(f"{label} ({who})" if who else label)
+    return out
