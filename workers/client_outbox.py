@@ -1,0 +1,94 @@
+"""The outbox as an adapter's delivery loop sees it: fetch, build, address, record, acknowledge.
+
+Why a module of its own: delivery is the other half of an adapter (beside answering
+commands), with its own rules - a message is marked sent only when it was sent or is truly
+out of date, a failure to build it keeps it pending - and it needs only the store and the
+command layer's builders of turn posts and prompts.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from workers import outbox
+from workers.commands import Commands
+from workers.outbox import Envelope
+from workers.replies import Part
+from workers.store import Store
+
+log = logging.getLogger("workers.client")  # its lines are the client's, as before the split
+
+
+class ClientOutbox:
+    """:class:`workers.client.Client`'s outbox methods."""
+
+    store: Store
+    commands: Commands
+
+    def fetch(self, platform: str, consumer: str, *, block_ms: int = 1000, count: int = 20) -> list[Envelope]:
+        """Next outbox messages for ``platform`` (our unacknowledged ones first)."""
+        return outbox.fetch(self.store, platform, consumer, count=count, block_ms=block_ms)
+
+    def ack(self, platform: str, envelope: Envelope) -> None:
+        outbox.ack(self.store, platform, envelope)
+
+    def already_sent(self, envelope: Envelope) -> bool:
+        return outbox.already_sent(self.store, envelope.key)
+
+    def claim(self, envelope: Envelope, who: str) -> bool:
+        """Claim the showing of a prompt (see ``outbox.claim``); other messages are always ours."""
+        if envelope.message.get("type") != "prompt":
+            return True
+        return outbox.claim(self.store, envelope.key, who)
+
+    def press_in_flight(self, envelope: Envelope) -> bool:
+        """Whether a button press of the seat a prompt is for is being handled right now (its
+        reply may show the prompt's buttons in place of the pressed ones)."""
+        m = envelope.message
+        return bool(self.store.r.exists(f"agora:pressing:{m.get('game', '')}:{m.get('seat', '')}"))
+
+    def mark_sent(self, envelope: Envelope) -> None:
+        outbox.delivered(self.store, envelope)
+
+    def render(self, envelope: Envelope) -> Part | None:
+        """Turn an outbox message into what to send; None only when it is truly out of date
+        (the game moved on) or of a kind this version does not know.
+
+        Raises whatever building it raised (a reset connection, a server still loading its
+        data): the caller keeps the message pending and tries again later. Taking a failure
+        for "out of date" would mark a board as sent that nobody ever saw."""
+        try:
+            with self.commands.buttons_batched():
+                return self._build(envelope)
+        except Exception:
+            log.warning("could not build outbox message %s yet; it stays pending", envelope.key, exc_info=True)
+            raise
+
+    def _build(self, envelope: Envelope) -> Part | None:
+        m = envelope.message
+        kind = m.get("type")
+        if kind == "turn":
+            return self.commands.turn_part(m)
+        if kind == "prompt":
+            return self.commands.prompt_part(m)
+        if kind == "reminder":
+            return self.commands.reminder_part(m)
+        if kind in ("private", "text"):
+            return Part(text=str(m.get("text", "")), private=kind == "private")
+        if kind == "notice":  # a table notice (a timeout, autopilot, a substitute): public
+            return Part(text=str(m.get("text", "")))
+        log.warning("unknown outbox message type %r", kind)
+        return None
+
+    def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
+        """(chat id, private) for a message: the game's chat, or the user's private chat."""
+        m = envelope.message
+        if m.get("type") in ("turn", "notice"):
+            return str(m["chat"]), False
+        user = str(m.get("user", ""))
+        dm = self.store.user(user).get("dm")
+        if dm:
+            return dm, True
+        if m.get("type") == "reminder" and m.get("chat"):
+            return str(m["chat"]), False  # no private chat: a mention in the game's chat
+        return None
