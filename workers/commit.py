@@ -198,7 +198,12 @@ def hash_seen(record: bytes | None, digest: bytes) -> bool:
 
 
 def applied_already(version: int) -> dict[str, Any]:
-    """The answer to a key committed before whose own answer is no longer kept."""
+    """The answer to a key committed before whose own answer is no longer kept.
+
+    Decision: ``ok`` like the stored answer of a duplicate (the request did take effect once),
+    at the game's current version, without the move's notation or events (the record keeps
+    hashes only; reading the log for them would cost a read of the whole log). A key whose
+    move was taken back since (undo) is "applied already" too: it was applied, once."""
     return {"ok": True, "code": "ok", "message": APPLIED_ALREADY, "version": version, "duplicate": True}
 
 
