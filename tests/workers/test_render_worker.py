@@ -125,3 +125,46 @@ def test_a_render_worker_killed_mid_drawing_costs_no_board_and_its_redelivery_dr
     fresh = spawn.worker("r2", env=_env(log), queues="render")
     wait_for(lambda: not store.r.llen("render") and not store.r.hlen("unacked"), timeout=60, interval=0.1)
     assert [d for d in _draws(log) if d[0] == fresh.pid] == []
+
+
+# ------------------------------------------------------------- the claim, in this process
+def test_draw_posted_takes_over_the_hand_over_and_draws_board_and_pages_once(store: Store) -> None:
+    from workers import images
+
+    gid = make_game(store, "capitals", users=("console:ann", "console:bo", "console:cy"))
+    version, _ = store.snapshot(gid)
+    assert images.hand_over(store, gid, version)
+    assert not images.hand_over(store, gid, version)  # claimed: a second move worker queues nothing
+    assert images.draw_posted(store, gid, version)
+    assert store.r.get(k_image(gid, version, "public")).startswith(b"\x89PNG")  # type: ignore[union-attr]
+    assert store.r.get(k_image(gid, version, "pages")) == b"3"
+    assert not store.r.exists(k_image(gid, version, "public") + ":drawing")  # released
+    assert not images.draw_posted(store, gid, version)  # a redelivery: drawn already
+    assert not images.hand_over(store, gid, version)  # nor queued again (a kick after a duplicate)
+
+
+def test_draw_posted_leaves_a_board_the_consumer_is_drawing_alone(store: Store, drawn_here: list[str]) -> None:
+    from workers import images
+
+    gid = make_game(store)
+    key = k_image(gid, 1, "public") + ":drawing"
+    store.r.set(key, "1", ex=images.DRAWING_TTL)  # the outbox consumer's claim (its hand-over lapsed)
+    assert not images.draw_posted(store, gid, 1)
+    assert drawn_here == [] and store.r.exists(key)  # still claimed: the consumer deletes it when done
+
+
+def test_a_drawing_that_could_not_be_queued_releases_its_claim_at_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch, drawn_here: list[str]
+) -> None:
+    from workers import images, pipeline, tasks
+
+    monkeypatch.setenv("AGORA_RENDER_WORKERS", "1")
+
+    def broken(*_: Any, **__: Any) -> None:
+        raise ConnectionError("broker gone")
+
+    monkeypatch.setattr(tasks.render, "apply_async", broken)
+    gid = make_game(store)
+    tasks.draw_or_queue(store, pipeline.load(store, gid))  # logs, never raises
+    assert not store.r.exists(k_image(gid, 1, "public") + ":drawing")  # the consumer need not wait
+    assert images.board_png(store, gid, 1) is not None and drawn_here == ["toy"]
