@@ -525,7 +525,7 @@ def main() -> int:
                 after, cpu_after = noop_rate(store, services)
                 done.append((kind, stats, (before + after) / 2, (cpu_before + cpu_after) / 2))
             renders = services.trips()["renders"]
-            images_kept = sum(1 for _ in store.r.scan_iter("agora:img:*", count=1000))
+            images_kept = sum(1 for _ in store.r.scan_iter("agora:img:*:public", count=1000))
             if images:
                 print(f"  renders in this mode: {renders}; board images in Redis: {images_kept}"
                       " (rendered once each when equal)", flush=True)

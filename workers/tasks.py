@@ -67,14 +67,37 @@ def follow_up(loaded: Loaded, result: MoveResult) -> None:
         _kick_later(loaded.gid)
 
 
-def draw_board(st: Store, result: MoveResult) -> None:
-    """Have the board of a turn the move posted drawn, right after its commit (and its answer):
-    queued for a render worker (see :func:`draw_or_queue`), or drawn here without one."""
+def _posted(result: MoveResult) -> Loaded | None:
+    """The game as a commit left it when the commit posted a turn whose board is to be drawn."""
     if not result.ok or result.duplicate or not result.board or result.after is None:
-        return
-    if os.environ.get("AGORA_SKIP_KICK"):
-        return
-    draw_or_queue(st, result.after)
+        return None
+    return None if os.environ.get("AGORA_SKIP_KICK") else result.after
+
+
+def claim_board(st: Store, result: MoveResult) -> bool:
+    """Claim the drawing of the board a move posted for a render worker, before the mover's
+    answer goes out (True: claimed; queue it with :func:`draw_board`). One round trip.
+
+    Why before the answer: the outbox consumer is woken by the commit itself and, when it got
+    to the board first, drew it in the adapter's process (4% of the boards in bench_load with
+    the claim made after the answer). Never raises: without the claim the consumer draws."""
+    loaded = _posted(result)
+    if loaded is None or not render_workers():
+        return False
+    try:
+        return images.hand_over(st, loaded.gid, loaded.version)
+    except Exception:
+        log.warning("could not claim the board of %s for a render worker", loaded.gid, exc_info=True)
+        return False
+
+
+def draw_board(st: Store, result: MoveResult, claimed: bool | None = None) -> None:
+    """Have the board of a turn the move posted drawn, right after its commit (and its answer):
+    queued for a render worker (see :func:`draw_or_queue`; ``claimed``: what
+    :func:`claim_board` returned, None: claim it now), or drawn here without one."""
+    loaded = _posted(result)
+    if loaded is not None:
+        draw_or_queue(st, loaded, claimed)
 
 
 # Decision: a queued drawing not started within a minute is dropped by the render worker. By
@@ -83,7 +106,7 @@ def draw_board(st: Store, result: MoveResult) -> None:
 RENDER_EXPIRES = 60.0
 
 
-def draw_or_queue(st: Store, loaded: Loaded) -> None:
+def draw_or_queue(st: Store, loaded: Loaded, claimed: bool | None = None) -> None:
     """The board of a posted turn (``loaded``: the game as the commit left it), drawn off the
     move path.
 
@@ -93,11 +116,12 @@ def draw_or_queue(st: Store, loaded: Loaded) -> None:
     outbox consumer waits for that claim at most ``images.HANDOFF_MS``, then draws itself: a
     dead, absent or backlogged render worker delays boards, never loses one. Without render
     workers (0): drawn here (``images.prewarm``), as small deployments did before.
+    ``claimed``: whether the caller claimed it already (None: claim it here).
     Never raises: the consumer draws the board itself when this fails."""
     try:
         if not render_workers():
             images.prewarm(st, loaded)
-        elif images.hand_over(st, loaded.gid, loaded.version):
+        elif claimed or (claimed is None and images.hand_over(st, loaded.gid, loaded.version)):
             try:
                 render.apply_async((loaded.gid, loaded.version), expires=RENDER_EXPIRES)
             except Exception:
@@ -162,9 +186,10 @@ def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str
             failed = MoveResult(False, "internal", "Something went wrong on our side; your move was not applied.")
             st.post_answer(reply_to, rid, failed.to_json())
         raise
+    claimed = claim_board(st, result)
     if reply_to:
         st.post_answer(reply_to, rid, result.to_json())
-    draw_board(st, result)
+    draw_board(st, result, claimed)
     if result.duplicate and result.ok and not os.environ.get("AGORA_SKIP_KICK"):
         _kick_later(gid)
     if result.ok and not result.duplicate:
