@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import renderer
 from engine import AnyGame, find_game
 from workers import metrics
-from workers.store import IMAGE_TTL, Store, k_image, k_meta, k_names
+from workers.store import IMAGE_TTL, P, Store, k_image, k_meta, k_names
 
 if TYPE_CHECKING:
     from workers.pipeline import Loaded
@@ -40,6 +40,13 @@ DRAWING_WAIT = 2.0
 HANDOFF_MS = 1000
 HANDOFF = b"queued"  # the claim's value while the drawing waits in the render queue
 RENDERING = b"render"  # ... once a render worker took it over (a consumer's claim is b"1")
+# Set (for BEHIND_SECONDS) by a process that saw a hand-over lapse: no render worker took the
+# drawing within HANDOFF_MS (none runs, or its queue is backlogged). While it is set, move
+# workers neither claim nor queue boards, so the consumer draws them at once instead of waiting
+# out each claim, and the render queue drains (or stops growing when none runs). Decision: 5 s,
+# after which one board tests the render worker again (waiting HANDOFF_MS if it still lags).
+RENDER_BEHIND = f"{P}render:behind"
+BEHIND_SECONDS = 5
 
 
 def board_png(store: Store, gid: str, version: int | None = None, state: Any = None) -> bytes | None:
@@ -100,16 +107,21 @@ def _drawn_elsewhere(store: Store, key: str) -> bytes | None:
     ``DRAWING_WAIT``, e.g. that process died; the caller draws it then)."""
     deadline = time.monotonic() + DRAWING_WAIT
     delay = 0.01
+    held = None
     while time.monotonic() < deadline:
         time.sleep(delay)
         pipe = store.r.pipeline(transaction=False)
         pipe.get(key)
-        pipe.exists(key + ":drawing")
+        pipe.get(key + ":drawing")
         png, drawing = pipe.execute()
         if png:
             return bytes(png)
         if not drawing:
+            if held == HANDOFF:  # no render worker took it over in time: say so (see RENDER_BEHIND)
+                store.r.set(RENDER_BEHIND, "1", ex=BEHIND_SECONDS)
+                log.warning("the render workers lag behind (or none runs); boards are drawn here for a while")
             return None
+        held = drawing
         delay = min(delay * 2, 0.1)
     return None
 
@@ -136,15 +148,21 @@ def prewarm(store: Store, loaded: Loaded) -> None:
 
 def hand_over(store: Store, gid: str, version: int) -> bool:
     """Claim the public board of ``gid`` at ``version`` for a render worker (True: queue its
-    drawing now), unless it is drawn already or someone draws it (False). One round trip.
+    drawing now), unless it is drawn already, someone draws it, or the render workers lag
+    behind (``RENDER_BEHIND``: the consumer draws it then, without waiting). One round trip
+    (two while they lag: the claim is dropped again).
 
     The claim lapses after ``HANDOFF_MS``; a render worker that takes the drawing renews it
     (:func:`draw_posted`), and the outbox consumer waits for it meanwhile."""
     key = k_image(gid, version, "public")
     pipe = store.r.pipeline(transaction=False)
     pipe.exists(key)
+    pipe.exists(RENDER_BEHIND)
     pipe.set(key + ":drawing", HANDOFF, nx=True, px=HANDOFF_MS)
-    there, mine = pipe.execute()
+    there, behind, mine = pipe.execute()
+    if mine and behind:
+        store.r.delete(key + ":drawing")
+        return False
     return bool(mine) and not there
 
 

@@ -58,7 +58,7 @@ def _move(store: Store, gid: str, i: int) -> int:
 
 
 def _turn_posts(store: Store, gid: str) -> dict[int, Envelope]:
-    envs = outbox.fetch(store, "console", "bot", count=100, block_ms=10)
+    envs = [Envelope(mid, m) for mid, m in outbox.entries(store, "console")]
     return {int(e.message["version"]): e for e in envs if e.message["type"] == "turn" and e.message["game"] == gid}
 
 
@@ -96,6 +96,8 @@ def test_the_board_of_a_posted_turn_is_drawn_by_the_render_worker_not_the_move_w
 def test_without_a_render_worker_the_turn_post_still_carries_its_board(
     store: Store, spawn: Spawner, redis_url: str, tmp_path: Path, drawn_here: list[str]
 ) -> None:
+    from workers import images
+
     log = tmp_path / "draws.log"
     spawn.worker("m1", env=_env(log), queues="celery")
     gid = make_game(store)
@@ -103,6 +105,13 @@ def test_without_a_render_worker_the_turn_post_still_carries_its_board(
     assert store.r.llen("render") == 1  # queued for a render worker that does not run
     assert _deliver(redis_url, _turn_posts(store, gid)[v]) == store.r.get(k_image(gid, v, "public"))
     assert _draws(log) == [] and drawn_here == ["toy"]  # the consumer drew it, once its claim lapsed
+    # The lapse told the move workers that the render workers lag: the next board is neither
+    # claimed nor queued, and the consumer draws it without waiting.
+    assert store.r.exists(images.RENDER_BEHIND)
+    v2 = _move(store, gid, 1)
+    assert store.r.llen("render") == 1 and not store.r.exists(k_image(gid, v2, "public") + ":drawing")
+    assert _deliver(redis_url, _turn_posts(store, gid)[v2]) == store.r.get(k_image(gid, v2, "public"))
+    assert drawn_here == ["toy", "toy"]
 
 
 def test_a_render_worker_killed_mid_drawing_costs_no_board_and_its_redelivery_draws_nothing(
@@ -141,6 +150,17 @@ def test_draw_posted_takes_over_the_hand_over_and_draws_board_and_pages_once(sto
     assert not store.r.exists(k_image(gid, version, "public") + ":drawing")  # released
     assert not images.draw_posted(store, gid, version)  # a redelivery: drawn already
     assert not images.hand_over(store, gid, version)  # nor queued again (a kick after a duplicate)
+
+
+def test_while_the_render_workers_lag_nothing_is_claimed_for_them(store: Store) -> None:
+    from workers import images
+
+    gid = make_game(store)
+    store.r.set(images.RENDER_BEHIND, "1", ex=images.BEHIND_SECONDS)
+    assert not images.hand_over(store, gid, 1)
+    assert not store.r.exists(k_image(gid, 1, "public") + ":drawing")
+    store.r.delete(images.RENDER_BEHIND)  # lapsed: the next board tests the render worker again
+    assert images.hand_over(store, gid, 1)
 
 
 def test_draw_posted_leaves_a_board_the_consumer_is_drawing_alone(store: Store, drawn_here: list[str]) -> None:
