@@ -301,7 +301,7 @@ class Services:
     """Two move workers, a render worker and a beat as ``agora worker --concurrency 2 --beat``
     starts them, and the outbox consumer; all stopped by PID."""
 
-    def __init__(self, url: str, tmp: Path, *, images: bool, boards: str = "render") -> None:
+    def __init__(self, url: str, tmp: Path, *, images: bool, boards: str = "render", nice: int | None = None) -> None:
         from workers.embedded import _die_with_parent
         from workers.local import RENDER_NICE, _niced, beat_command, move_command, render_command
 
@@ -318,7 +318,8 @@ class Services:
         kw: dict[str, Any] = {"env": self.env, "cwd": ROOT, "stdout": self.log, "stderr": subprocess.STDOUT}
         kw["preexec_fn"] = _die_with_parent
         self.workers = [subprocess.Popen(move_command(tmp, f"agora{i}"), **kw) for i in range(2)]
-        self.render = (subprocess.Popen(render_command(tmp), **{**kw, "preexec_fn": _niced(RENDER_NICE)})
+        niced = _niced(RENDER_NICE if nice is None else nice)
+        self.render = (subprocess.Popen(render_command(tmp), **{**kw, "preexec_fn": niced})
                        if boards == "render" else None)
         self.beat = subprocess.Popen(beat_command(tmp), **kw)
         self.consumer = subprocess.Popen([sys.executable, __file__, "--deliver", str(self.out)], **kw)
@@ -483,6 +484,8 @@ def main() -> int:
     parser.add_argument("--boards", choices=["render", "move", "delivery"], default="render",
                         help="who draws a posted turn's board: the render worker (production), the move's"
                         " worker (AGORA_RENDER_WORKERS=0) or the outbox consumer")
+    parser.add_argument("--render-nice", type=int, default=None, metavar="N",
+                        help="nice levels of the render worker below the move workers (default: as agora serve)")
     parser.add_argument("--json", help="write the figures to this file as JSON")
     parser.add_argument("--deliver", help=argparse.SUPPRESS)  # the outbox consumer child
     args = parser.parse_args()
@@ -512,7 +515,7 @@ def main() -> int:
               f" {os.cpu_count()} cpus", flush=True)
         modes = {"also": [True, False], "skip": [True], "only": [False]}[args.no_images]
         for images in modes:
-            services = Services(server.url, tmp, images=images, boards=args.boards)
+            services = Services(server.url, tmp, images=images, boards=args.boards, nice=args.render_nice)
             services.wait_ready()
             done: list[tuple[str, Stats, float, float]] = []
             for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
