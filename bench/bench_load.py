@@ -13,7 +13,10 @@ What runs (every process started here is stopped by its PID at the end):
   uses (``workers.local.move_command`` / ``render_command`` / ``beat_command``): a posted
   turn's board is claimed by the move worker and drawn by the render worker (``--boards
   move``: by the move worker itself, as before the render queue, ``AGORA_RENDER_WORKERS=0``;
-  ``--boards delivery``: by the outbox consumer);
+  ``--boards delivery``: by the outbox consumer; ``--render-nice N``: another priority). When
+  the render worker falls behind (a claim it did not take within a second), the outbox
+  consumer draws the boards for a few seconds (workers/images.py ``RENDER_BEHIND``): the
+  "board renders" line says how many each process drew;
 - an outbox consumer process doing what the Telegram delivery loop does (fetch, route, build
   every message with its image, claim, mark sent, acknowledge) with a recording sender;
 - in this process, N simulated Telegram tables per game kind: each player moves as soon as
@@ -32,6 +35,11 @@ trips and CPU per move of the move workers, the render worker and the outbox con
 process drew the boards; and the ratio of moves/s to the no-op task rate measured in the same run
 (2,000 ``agora.noop`` tasks with results, drained by the same two workers, before and after
 each phase). Round trips per move are counted exactly by tests/workers/test_move_cost.py.
+
+Paced players, e.g. the issue's 200 tables of Antike Duellum:
+
+    nice -n 10 .venv/bin/python bench/bench_load.py --games 200 --think 8 --seconds 30 --warmup 10 \
+        --kinds duellum --no-images skip [--boards render|move|delivery]
 """
 
 from __future__ import annotations
