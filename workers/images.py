@@ -40,13 +40,17 @@ DRAWING_WAIT = 2.0
 HANDOFF_MS = 1000
 HANDOFF = b"queued"  # the claim's value while the drawing waits in the render queue
 RENDERING = b"render"  # ... once a render worker took it over (a consumer's claim is b"1")
-# Set (for BEHIND_SECONDS) by a process that saw a hand-over lapse: no render worker took the
-# drawing within HANDOFF_MS (none runs, or its queue is backlogged). While it is set, move
-# workers neither claim nor queue boards, so the consumer draws them at once instead of waiting
-# out each claim, and the render queue drains (or stops growing when none runs). Decision: 5 s,
-# after which one board tests the render worker again (waiting HANDOFF_MS if it still lags).
+# Set (for BEHIND_SECONDS) once processes saw BEHIND_LAPSES hand-overs lapse within that time:
+# no render worker took the drawing within HANDOFF_MS (none runs, or its queue is backlogged).
+# While it is set, move workers neither claim nor queue boards, so the consumer draws them at
+# once instead of waiting out each claim, and the render queue drains (or stops growing when
+# none runs). Decision: 3 lapses in 5 s, then 5 s; after that boards test the render workers
+# again. Why not one lapse: a render worker a second late once (a burst of boards, a busy
+# machine) then sent some 40 boards to the adapter's process in bench_load.
 RENDER_BEHIND = f"{P}render:behind"
+RENDER_LAPSES = f"{P}render:lapses"
 BEHIND_SECONDS = 5
+BEHIND_LAPSES = 3
 
 
 def board_png(store: Store, gid: str, version: int | None = None, state: Any = None) -> bytes | None:
@@ -117,13 +121,27 @@ def _drawn_elsewhere(store: Store, key: str) -> bytes | None:
         if png:
             return bytes(png)
         if not drawing:
-            if held == HANDOFF:  # no render worker took it over in time: say so (see RENDER_BEHIND)
-                store.r.set(RENDER_BEHIND, "1", ex=BEHIND_SECONDS)
-                log.warning("the render workers lag behind (or none runs); boards are drawn here for a while")
+            if held == HANDOFF:  # no render worker took it over in time: count it (see RENDER_BEHIND)
+                _lapsed(store)
             return None
         held = drawing
         delay = min(delay * 2, 0.1)
     return None
+
+
+def _lapsed(store: Store) -> None:
+    """One hand-over lapsed: count it, and tell the move workers to stop handing boards over
+    for a while once ``BEHIND_LAPSES`` did within ``BEHIND_SECONDS``."""
+    pipe = store.r.pipeline(transaction=False)
+    pipe.set(RENDER_LAPSES, 0, ex=BEHIND_SECONDS, nx=True)  # the window starts with its first lapse
+    pipe.incr(RENDER_LAPSES)
+    _, lapses = pipe.execute()
+    if int(lapses) >= BEHIND_LAPSES:
+        pipe = store.r.pipeline(transaction=False)
+        pipe.set(RENDER_BEHIND, "1", ex=BEHIND_SECONDS)
+        pipe.delete(RENDER_LAPSES)
+        pipe.execute()
+        log.warning("the render workers lag behind (or none runs); boards are drawn here for %s s", BEHIND_SECONDS)
 
 
 def prewarm(store: Store, loaded: Loaded) -> None:

@@ -114,9 +114,9 @@ def draw_or_queue(st: Store, loaded: Loaded, claimed: bool | None = None) -> Non
     (``images.hand_over``) and queue ``agora.render`` on the ``render`` queue, two round trips;
     the moves queued on this worker no longer wait 60-360 ms behind a render (issue 12). The
     outbox consumer waits for that claim at most ``images.HANDOFF_MS``, then draws itself: a
-    dead, absent or backlogged render worker delays boards, never loses one; and once a claim
-    lapsed, nothing is claimed or queued for ``images.BEHIND_SECONDS`` (the consumer draws at
-    once, the render queue drains or, with none running, stops growing). Without render
+    dead, absent or backlogged render worker delays boards, never loses one; and once claims
+    lapse repeatedly, nothing is claimed or queued for ``images.BEHIND_SECONDS`` (the consumer
+    draws at once, the render queue drains or, with none running, stops growing). Without render
     workers (0): drawn here (``images.prewarm``), as small deployments did before.
     ``claimed``: whether the caller claimed it already (None: claim it here).
     Never raises: the consumer draws the board itself when this fails."""

@@ -101,17 +101,20 @@ def test_without_a_render_worker_the_turn_post_still_carries_its_board(
     log = tmp_path / "draws.log"
     spawn.worker("m1", env=_env(log), queues="celery")
     gid = make_game(store)
-    v = _move(store, gid, 0)
-    assert store.r.llen("render") == 1  # queued for a render worker that does not run
-    assert _deliver(redis_url, _turn_posts(store, gid)[v]) == store.r.get(k_image(gid, v, "public"))
-    assert _draws(log) == [] and drawn_here == ["toy"]  # the consumer drew it, once its claim lapsed
-    # The lapse told the move workers that the render workers lag: the next board is neither
+    n = images.BEHIND_LAPSES
+    for i in range(n):
+        v = _move(store, gid, i)
+        assert store.r.llen("render") == i + 1  # queued for a render worker that does not run
+        assert not store.r.exists(images.RENDER_BEHIND)
+        assert _deliver(redis_url, _turn_posts(store, gid)[v]) == store.r.get(k_image(gid, v, "public"))
+    assert _draws(log) == [] and drawn_here == ["toy"] * n  # the consumer drew each, once its claim lapsed
+    # The lapses told the move workers that the render workers lag: the next board is neither
     # claimed nor queued, and the consumer draws it without waiting.
     assert store.r.exists(images.RENDER_BEHIND)
-    v2 = _move(store, gid, 1)
-    assert store.r.llen("render") == 1 and not store.r.exists(k_image(gid, v2, "public") + ":drawing")
+    v2 = _move(store, gid, n)
+    assert store.r.llen("render") == n and not store.r.exists(k_image(gid, v2, "public") + ":drawing")
     assert _deliver(redis_url, _turn_posts(store, gid)[v2]) == store.r.get(k_image(gid, v2, "public"))
-    assert drawn_here == ["toy", "toy"]
+    assert drawn_here == ["toy"] * (n + 1)
 
 
 def test_a_render_worker_killed_mid_drawing_costs_no_board_and_its_redelivery_draws_nothing(
