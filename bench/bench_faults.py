@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    .venv/bin/python bench/bench_faults.py [--games 50 200] [--kinds none worker redis consumer duplicates]
+    .venv/bin/python bench/bench_faults.py [--games 50 200] [--kinds none worker redis consumer render duplicates]
         [--appendfsync always everysec] [--seconds 40] [--every 3] [--game duellum] [--threads 32]
 
 Each scenario starts its own Valkey (AOF with the given ``appendfsync``), two supervised

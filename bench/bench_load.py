@@ -8,8 +8,15 @@ What runs (every process started here is stopped by its PID at the end):
 
 - the embedded Valkey server with AOF (``appendonly yes``, ``appendfsync everysec``: a crash of
   the machine may lose the last second; a crash of any process loses nothing);
-- two Celery worker processes and one beat, with the command lines ``agora worker
-  --concurrency 2 --beat`` uses (``workers.local.worker_command`` / ``beat_command``);
+- two Celery move worker processes (``-Q celery``), one render worker (``-Q render``, 5 nice
+  levels lower) and one beat, with the command lines ``agora worker --concurrency 2 --beat``
+  uses (``workers.local.move_command`` / ``render_command`` / ``beat_command``): a posted
+  turn's board is claimed by the move worker and drawn by the render worker (``--boards
+  move``: by the move worker itself, as before the render queue, ``AGORA_RENDER_WORKERS=0``;
+  ``--boards delivery``: by the outbox consumer; ``--render-nice N``: another priority). When
+  the render worker falls behind (a claim it did not take within a second), the outbox
+  consumer draws the boards for a few seconds (workers/images.py ``RENDER_BEHIND``): the
+  "board renders" line says how many each process drew;
 - an outbox consumer process doing what the Telegram delivery loop does (fetch, route, build
   every message with its image, claim, mark sent, acknowledge) with a recording sender;
 - in this process, N simulated Telegram tables per game kind: each player moves as soon as
@@ -23,10 +30,16 @@ Printed per game kind, with and without images (workers and consumer restarted w
 ``bench/load_noimages.py``, which turns the renderer off): moves/s; p50/p99 from the command
 to the accepted answer and to the turn's board built by the outbox consumer; how long
 commands waited for a pool thread; Redis commands per move (server side, INFO commandstats:
-includes the commands inside the commit script, the outbox consumer and the beat); worker
-CPU per move; and the ratio of moves/s to the no-op task rate measured in the same run
+includes the commands inside the commit script, the outbox consumer and the beat); round
+trips and CPU per move of the move workers, the render worker and the outbox consumer; which
+process drew the boards; and the ratio of moves/s to the no-op task rate measured in the same run
 (2,000 ``agora.noop`` tasks with results, drained by the same two workers, before and after
 each phase). Round trips per move are counted exactly by tests/workers/test_move_cost.py.
+
+Paced players, e.g. the issue's 200 tables of Antike Duellum:
+
+    nice -n 10 .venv/bin/python bench/bench_load.py --games 200 --think 8 --seconds 30 --warmup 10 \
+        --kinds duellum --no-images skip [--boards render|move|delivery]
 """
 
 from __future__ import annotations
@@ -159,7 +172,10 @@ class Stats:
     commands: int = 0  # Redis commands (server side) in the measured window
     trips: int = 0  # round trips of the adapter, workers and beat in the measured window
     delivery_trips: int = 0  # round trips of the outbox consumer
+    render_trips: int = 0  # round trips of the render worker
     renders: int = 0  # board renders (all processes)
+    renders_by: dict[str, int] = field(default_factory=dict)  # ... by role: render, consumer, move
+    render_cpu: float = 0.0  # CPU seconds of the render worker
     render_seconds: float = 0.0
     adapter_cpu: float = 0.0  # CPU seconds of this process (the simulated adapter and players)
     delivery_cpu: float = 0.0  # CPU seconds of the outbox consumer
@@ -276,9 +292,10 @@ async def load_phase(
         c1, cpu1, t1, o1 = await run(sample)
         measuring[0] = False
         stats.commands, stats.cpu = c1 - c0, cpu1 - cpu0
-        stats.trips, stats.delivery_trips = t1[0] - t0[0], t1[1] - t0[1]
-        stats.renders, stats.render_seconds = t1[2] - t0[2], t1[3] - t0[3]
-        stats.adapter_cpu, stats.delivery_cpu = o1[0] - o0[0], o1[1] - o0[1]
+        stats.trips, stats.delivery_trips, stats.render_trips = (t1[k] - t0[k] for k in ("move", "delivery", "render"))
+        stats.renders, stats.render_seconds = t1["renders"] - t0["renders"], t1["seconds"] - t0["seconds"]
+        stats.renders_by = {k: t1["by"].get(k, 0) - t0["by"].get(k, 0) for k in ("render", "consumer", "move")}
+        stats.adapter_cpu, stats.delivery_cpu, stats.render_cpu = o1[0] - o0[0], o1[1] - o0[1], o1[2] - o0[2]
 
     await asyncio.gather(window(), *(play(t, client, run, stats, start, end, think) for t in tables))
     await client.answers.aclose()
@@ -289,12 +306,12 @@ async def load_phase(
 
 # ----------------------------------------------------------------------------- orchestration
 class Services:
-    """Two workers and a beat as ``agora worker --concurrency 2 --beat`` starts them, and the
-    outbox consumer; all stopped by PID."""
+    """Two move workers, a render worker and a beat as ``agora worker --concurrency 2 --beat``
+    starts them, and the outbox consumer; all stopped by PID."""
 
-    def __init__(self, url: str, tmp: Path, *, images: bool, boards: str = "worker") -> None:
+    def __init__(self, url: str, tmp: Path, *, images: bool, boards: str = "render", nice: int | None = None) -> None:
         from workers.embedded import _die_with_parent
-        from workers.local import beat_command, worker_command
+        from workers.local import RENDER_NICE, _niced, beat_command, move_command, render_command
 
         self.counts = tmp / f"counts-{time.time():.0f}-{images}"
         self.counts.mkdir()
@@ -302,13 +319,16 @@ class Services:
         self.env["AGORA_PLUGINS"] = COUNT if images else f"{COUNT},{NO_IMAGES}"
         if boards == "delivery":
             self.env["AGORA_PLUGINS"] += ",bench.load_nodraw"
+        self.env["AGORA_RENDER_WORKERS"] = "1" if boards == "render" else "0"
         self.env["AGORA_BENCH_COUNT_DIR"] = str(self.counts)
         self.out = tmp / f"boards-{'img' if images else 'noimg'}-{time.time():.0f}.txt"
         self.log = open(tmp / "services.log", "ab")  # noqa: SIM115 - closed in stop()
         kw: dict[str, Any] = {"env": self.env, "cwd": ROOT, "stdout": self.log, "stderr": subprocess.STDOUT}
         kw["preexec_fn"] = _die_with_parent
-        self.workers = [subprocess.Popen(worker_command(beat=False, data_dir=tmp, name=f"agora{i}"), **kw)
-                        for i in range(2)]
+        self.workers = [subprocess.Popen(move_command(tmp, f"agora{i}"), **kw) for i in range(2)]
+        niced = _niced(RENDER_NICE if nice is None else nice)
+        self.render = (subprocess.Popen(render_command(tmp), **{**kw, "preexec_fn": niced})
+                       if boards == "render" else None)
         self.beat = subprocess.Popen(beat_command(tmp), **kw)
         self.consumer = subprocess.Popen([sys.executable, __file__, "--deliver", str(self.out)], **kw)
 
@@ -324,30 +344,36 @@ class Services:
                 pass
         raise SystemExit("the workers did not answer within 60 s")
 
-    def trips(self) -> tuple[int, int, int, float]:
-        """Round trips so far (this process and the workers and beat; the outbox consumer) and
-        the board renders with their seconds, from the child processes' count files."""
+    def trips(self) -> dict[str, Any]:
+        """Round trips so far (``move``: this process, the move workers and beat; ``render``: the
+        render worker; ``delivery``: the outbox consumer) and the board renders with their
+        seconds (``by`` role), from the child processes' count files."""
         from bench.load_count import TRIPS
 
-        move, delivery, renders, seconds = TRIPS[0], 0, 0, 0.0
+        out: dict[str, Any] = {"move": TRIPS[0], "delivery": 0, "render": 0, "renders": 0, "seconds": 0.0, "by": {}}
+        render_pid = self.render.pid if self.render is not None else -1
         for f in self.counts.iterdir():
             if f.name.startswith("."):
                 continue
             with contextlib.suppress(OSError, ValueError):
                 n, r, sec = f.read_text().split()
-                if f.name == str(self.consumer.pid):
-                    delivery += int(n)
-                else:
-                    move += int(n)
-                renders, seconds = renders + int(r), seconds + float(sec)
-        return move, delivery, renders, seconds
+                role = {str(self.consumer.pid): "delivery", str(render_pid): "render"}.get(f.name, "move")
+                out[role] += int(n)
+                by = {"delivery": "consumer"}.get(role, role)
+                out["by"][by] = out["by"].get(by, 0) + int(r)
+                out["renders"] += int(r)
+                out["seconds"] += float(sec)
+        return out
 
-    def other_cpu(self) -> tuple[float, float]:
-        """CPU seconds so far of (this process: the simulated adapter, the outbox consumer)."""
+    def other_cpu(self) -> tuple[float, float, float]:
+        """CPU seconds so far of (this process: the simulated adapter, the outbox consumer, the
+        render worker)."""
         own = os.times()
-        return own.user + own.system, cpu_seconds(self.consumer.pid)
+        drawn = cpu_seconds(self.render.pid) if self.render is not None else 0.0
+        return own.user + own.system, cpu_seconds(self.consumer.pid), drawn
 
     def worker_cpu(self) -> float:
+        """CPU seconds so far of the move workers."""
         return sum(cpu_seconds(w.pid) for w in self.workers)
 
     def boards(self) -> dict[tuple[str, int], tuple[float, int]]:
@@ -363,6 +389,8 @@ class Services:
         stop_pid(self.consumer)
         for w in self.workers:
             stop_pid(w)
+        if self.render is not None:
+            stop_pid(self.render)
         stop_pid(self.beat)
         self.log.close()
 
@@ -419,6 +447,9 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, n
         "cmds_per_move": stats.commands / max(1, stats.moves),
         "trips_per_move": stats.trips / max(1, stats.moves),
         "delivery_trips_per_move": stats.delivery_trips / max(1, stats.moves),
+        "render_trips_per_move": stats.render_trips / max(1, stats.moves),
+        "renders_by": stats.renders_by,
+        "render_cpu_ms_per_move": stats.render_cpu * 1000 / max(1, stats.moves),
         "adapter_cpu_ms_per_move": stats.adapter_cpu * 1000 / max(1, stats.moves),
         "delivery_cpu_ms_per_move": stats.delivery_cpu * 1000 / max(1, stats.moves),
         "worker_cpu_ms_per_move": stats.cpu * 1000 / max(1, stats.moves),
@@ -432,11 +463,15 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, n
         f"      answer p50 {row['answer_p50_ms']:6.0f} ms  p99 {row['answer_p99_ms']:6.0f} ms;"
         f"  board built p50 {row['board_p50_ms']:6.0f} ms  p99 {row['board_p99_ms']:6.0f} ms"
         f" ({len(lat)} boards, median {row['board_kib_p50']:.0f} KiB)\n"
-        f"      {stats.renders} board renders in the window, {row['render_ms']:.0f} ms (wall) each;\n"
-        f"      pool wait p99 {row['pool_wait_p99_ms']:.1f} ms;  Redis round trips/move: adapter+workers"
-        f" {row['trips_per_move']:.1f}, outbox consumer {row['delivery_trips_per_move']:.1f}"
+        f"      {stats.renders} board renders in the window, {row['render_ms']:.0f} ms (wall) each"
+        f" (render worker {stats.renders_by.get('render', 0)}, outbox consumer"
+        f" {stats.renders_by.get('consumer', 0)}, move workers {stats.renders_by.get('move', 0)});\n"
+        f"      pool wait p99 {row['pool_wait_p99_ms']:.1f} ms;  Redis round trips/move: adapter+move workers"
+        f" {row['trips_per_move']:.1f}, render worker {row['render_trips_per_move']:.1f},"
+        f" outbox consumer {row['delivery_trips_per_move']:.1f}"
         f" (server commands incl. those inside scripts {row['cmds_per_move']:.0f})\n"
-        f"      CPU/move: workers {row['worker_cpu_ms_per_move']:.1f} ms, adapter+players"
+        f"      CPU/move: move workers {row['worker_cpu_ms_per_move']:.1f} ms, render worker"
+        f" {row['render_cpu_ms_per_move']:.1f} ms, adapter+players"
         f" {row['adapter_cpu_ms_per_move']:.1f} ms, outbox consumer {row['delivery_cpu_ms_per_move']:.1f} ms;"
         f"  no-op {noop:.0f}/s ({row['noop_cpu_ms']:.1f} ms worker CPU each);  ratio {row['ratio']:.2f}",
         flush=True,
@@ -454,8 +489,11 @@ def main() -> int:
                         help="also measure with the renderer off (default), skip it, or only that")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits after an answer (default 0: as fast as answers come)")
-    parser.add_argument("--boards", choices=["worker", "delivery"], default="worker",
-                        help="who draws a posted turn's board: the move's worker (production) or the outbox consumer")
+    parser.add_argument("--boards", choices=["render", "move", "delivery"], default="render",
+                        help="who draws a posted turn's board: the render worker (production), the move's"
+                        " worker (AGORA_RENDER_WORKERS=0) or the outbox consumer")
+    parser.add_argument("--render-nice", type=int, default=None, metavar="N",
+                        help="nice levels of the render worker below the move workers (default: as agora serve)")
     parser.add_argument("--json", help="write the figures to this file as JSON")
     parser.add_argument("--deliver", help=argparse.SUPPRESS)  # the outbox consumer child
     args = parser.parse_args()
@@ -485,7 +523,7 @@ def main() -> int:
               f" {os.cpu_count()} cpus", flush=True)
         modes = {"also": [True, False], "skip": [True], "only": [False]}[args.no_images]
         for images in modes:
-            services = Services(server.url, tmp, images=images, boards=args.boards)
+            services = Services(server.url, tmp, images=images, boards=args.boards, nice=args.render_nice)
             services.wait_ready()
             done: list[tuple[str, Stats, float, float]] = []
             for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
@@ -497,8 +535,8 @@ def main() -> int:
                 time.sleep(2)  # the consumer catches up with the last boards
                 after, cpu_after = noop_rate(store, services)
                 done.append((kind, stats, (before + after) / 2, (cpu_before + cpu_after) / 2))
-            _, _, renders, _ = services.trips()
-            images_kept = sum(1 for _ in store.r.scan_iter("agora:img:*", count=1000))
+            renders = services.trips()["renders"]
+            images_kept = sum(1 for _ in store.r.scan_iter("agora:img:*:public", count=1000))
             if images:
                 print(f"  renders in this mode: {renders}; board images in Redis: {images_kept}"
                       " (rendered once each when equal)", flush=True)

@@ -104,7 +104,9 @@ def cmd_deadlines(args: argparse.Namespace) -> int:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     """A Celery worker (and beat with --beat). Without REDIS_URL, also the embedded server."""
-    with agora.local_services(_data_dir(), workers=args.concurrency, beat=args.beat) as services:
+    with agora.local_services(
+        _data_dir(), workers=args.concurrency, beat=args.beat, render_workers=args.render_workers
+    ) as services:
         _metrics(services.redis_url)
         print(f"Worker running against {services.redis_url}; Ctrl-C or SIGTERM stops it.")
         _wait_for_signal()
@@ -122,7 +124,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    with agora.local_services(_data_dir(), workers=args.concurrency, beat=True) as services:
+    with agora.local_services(
+        _data_dir(), workers=args.concurrency, beat=True, render_workers=args.render_workers
+    ) as services:
         _metrics(services.redis_url)
         names = " and ".join(n for n, t in (("Telegram", token), ("Discord", discord_token)) if t)
         print(f"Serving {names} against {agora.mask_url(services.redis_url)}.")
@@ -245,6 +249,8 @@ def _wait_for_signal() -> None:
         pass
 
 
+RENDER_HELP = "board-drawing worker processes (default: AGORA_RENDER_WORKERS, 1; 0: the move workers draw)"
+
 _SERVE_ENV = """\
 environment variables:
   REDIS_URL                 Redis for the store and Celery (unset: start the embedded Valkey server);
@@ -263,6 +269,7 @@ environment variables:
   DISCORD_CONSUMER          this bot process's name in the outbox consumer group (default discord-<host name>)
   AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
   AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
+  AGORA_RENDER_WORKERS      board-drawing worker processes, queue `render` (default 1; 0: move workers draw)
   AGORA_LOG_LEVEL           logging level (default WARNING)
   AGORA_LOG_FORMAT          text (default) or json: one JSON object per line with game, seat, platform
   AGORA_METRICS_PORT        serve /metrics, /healthz and /readyz on this port (children: port + 1, + 2, ...)
@@ -287,6 +294,7 @@ environment variables:
   AGORA_DATA_DIR            embedded server data and worker logs (default ./agora-data)
   AGORA_SWEEP_SECONDS       how often beat sweeps deadlines (default 5)
   AGORA_VISIBILITY_TIMEOUT  seconds before an unacknowledged task is redelivered (default 300)
+  AGORA_RENDER_WORKERS      board-drawing worker processes, queue `render` (default 1; 0: move workers draw)
   AGORA_LOG_LEVEL           logging level (default WARNING)
   AGORA_LOG_FORMAT          text (default) or json: one JSON object per line with game, seat, platform
   AGORA_METRICS_PORT        serve /metrics, /healthz and /readyz on this port (children: port + 1, + 2, ...)
@@ -389,6 +397,7 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=raw,
     )
     worker.add_argument("--concurrency", type=int, default=1, help="worker processes to run (default 1)")
+    worker.add_argument("--render-workers", type=int, default=None, metavar="N", help=RENDER_HELP)
     worker.add_argument(
         "--beat", action="store_true", help="also run the deadline sweeper (exactly one per deployment)"
     )
@@ -412,6 +421,7 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=raw,
     )
     serve.add_argument("--concurrency", type=int, default=1, help="worker processes to run (default 1)")
+    serve.add_argument("--render-workers", type=int, default=None, metavar="N", help=RENDER_HELP)
     serve.set_defaults(func=cmd_serve)
 
     bot = sub.add_parser(

@@ -65,8 +65,11 @@ class Worker:
     def __init__(self, redis_url: str, *, name: str = "w1", pool: str = "solo", env: dict[str, str] | None = None):
         # ``env`` may override the defaults (a second plug-in, another visibility timeout);
         # ``dict(os.environ, X=..., **env)`` raised TypeError for a repeated name.
+        # AGORA_RENDER_WORKERS=0: a test's worker draws the boards of the turns it posts itself
+        # (the tiny-deployment mode), since no render worker consumes the ``render`` queue unless
+        # a test starts one (tests/workers/test_render_worker.py); env overrides it.
         self.env = dict(os.environ, REDIS_URL=redis_url, AGORA_PLUGINS=PLUGINS, PYTHONPATH=str(ROOT),
-                        AGORA_VISIBILITY_TIMEOUT="4")
+                        AGORA_VISIBILITY_TIMEOUT="4", AGORA_RENDER_WORKERS="0")
         self.env.update(env or {})
         self.args = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", f"--pool={pool}",
                      "--without-mingle", "--without-gossip", "--without-heartbeat", "-n", f"{name}@%h",

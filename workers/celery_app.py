@@ -69,11 +69,19 @@ def _transport_options() -> dict[str, float]:
     }
 
 
+# The queue of board drawings, consumed only by the render workers (``celery worker -Q render``):
+# a move worker that drew the board of the turn it posted made the moves queued behind it wait
+# 60-360 ms (issue 12). Move workers consume ``MOVE_QUEUE`` only.
+RENDER_QUEUE = "render"
+MOVE_QUEUE = "celery"
+
 load_plugins()
 app = Celery("agora", include=["workers.tasks"])
 app.conf.update(
     broker_url=broker_url(),
     result_backend=broker_url(),
+    task_default_queue=MOVE_QUEUE,
+    task_routes={"agora.render": {"queue": RENDER_QUEUE}},
     task_serializer="json",
     result_serializer="json",
     accept_content=["json"],

@@ -8,6 +8,7 @@ full state, so a public image cannot contain private information.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import renderer
 from engine import AnyGame, find_game
 from workers import metrics
-from workers.store import IMAGE_TTL, Store, k_image, k_names
+from workers.store import IMAGE_TTL, P, Store, k_image, k_meta, k_names
 
 if TYPE_CHECKING:
     from workers.pipeline import Loaded
@@ -29,6 +30,27 @@ DRAWING_TTL = 10  # seconds one process may hold the drawing of an image (see ``
 # the whole delivery batch for 10 s while the game went on (found by the fault suite). A second
 # drawing of one board now and then is the cheaper mistake.
 DRAWING_WAIT = 2.0
+# The claim a move worker leaves for the render worker it queues a drawing for (``hand_over``),
+# and how long it holds. Why a claim before the task runs: the outbox consumer is woken by the
+# same commit and would otherwise often claim first and draw in the adapter's process (its GIL:
+# every command of the chat waits). Why short, and shorter than DRAWING_WAIT: with the render
+# worker dead, or its queue backlogged, the consumer waits at most this long, then draws itself.
+# Decision: 1 s, above a render worker's wait behind the board it is drawing (60-360 ms under
+# load), so a live one takes the claim over before it lapses.
+HANDOFF_MS = 1000
+HANDOFF = b"queued"  # the claim's value while the drawing waits in the render queue
+RENDERING = b"render"  # ... once a render worker took it over (a consumer's claim is b"1")
+# Set (for BEHIND_SECONDS) once processes saw BEHIND_LAPSES hand-overs lapse within that time:
+# no render worker took the drawing within HANDOFF_MS (none runs, or its queue is backlogged).
+# While it is set, move workers neither claim nor queue boards, so the consumer draws them at
+# once instead of waiting out each claim, and the render queue drains (or stops growing when
+# none runs). Decision: 3 lapses in 5 s, then 5 s; after that boards test the render workers
+# again. Why not one lapse: a render worker a second late once (a burst of boards, a busy
+# machine) then sent some 40 boards to the adapter's process in bench_load.
+RENDER_BEHIND = f"{P}render:behind"
+RENDER_LAPSES = f"{P}render:lapses"
+BEHIND_SECONDS = 5
+BEHIND_LAPSES = 3
 
 
 def board_png(store: Store, gid: str, version: int | None = None, state: Any = None) -> bytes | None:
@@ -62,6 +84,9 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
         drawn = _drawn_elsewhere(store, key)
         if drawn is not None:
             return drawn
+        # Claim it now that the other's claim lapsed (a render worker that never took over its
+        # hand-over): a render task that arrives later then finds it taken and draws nothing.
+        _claim(store, key)
     game = find_game(meta["game"])
     if state is None:
         snap = store.snapshot_at(gid, version)
@@ -86,18 +111,37 @@ def _drawn_elsewhere(store: Store, key: str) -> bytes | None:
     ``DRAWING_WAIT``, e.g. that process died; the caller draws it then)."""
     deadline = time.monotonic() + DRAWING_WAIT
     delay = 0.01
+    held = None
     while time.monotonic() < deadline:
         time.sleep(delay)
         pipe = store.r.pipeline(transaction=False)
         pipe.get(key)
-        pipe.exists(key + ":drawing")
+        pipe.get(key + ":drawing")
         png, drawing = pipe.execute()
         if png:
             return bytes(png)
         if not drawing:
+            if held == HANDOFF:  # no render worker took it over in time: count it (see RENDER_BEHIND)
+                _lapsed(store)
             return None
+        held = drawing
         delay = min(delay * 2, 0.1)
     return None
+
+
+def _lapsed(store: Store) -> None:
+    """One hand-over lapsed: count it, and tell the move workers to stop handing boards over
+    for a while once ``BEHIND_LAPSES`` did within ``BEHIND_SECONDS``."""
+    pipe = store.r.pipeline(transaction=False)
+    pipe.set(RENDER_LAPSES, 0, ex=BEHIND_SECONDS, nx=True)  # the window starts with its first lapse
+    pipe.incr(RENDER_LAPSES)
+    _, lapses = pipe.execute()
+    if int(lapses) >= BEHIND_LAPSES:
+        pipe = store.r.pipeline(transaction=False)
+        pipe.set(RENDER_BEHIND, "1", ex=BEHIND_SECONDS)
+        pipe.delete(RENDER_LAPSES)
+        pipe.execute()
+        log.warning("the render workers lag behind (or none runs); boards are drawn here for %s s", BEHIND_SECONDS)
 
 
 def prewarm(store: Store, loaded: Loaded) -> None:
@@ -118,6 +162,75 @@ def prewarm(store: Store, loaded: Loaded) -> None:
         _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names)
     if loaded.game.id in renderer.PAGES:
         page_pngs(store, loaded.gid, loaded.version)
+
+
+def hand_over(store: Store, gid: str, version: int) -> bool:
+    """Claim the public board of ``gid`` at ``version`` for a render worker (True: queue its
+    drawing now), unless it is drawn already, someone draws it, or the render workers lag
+    behind (``RENDER_BEHIND``: the consumer draws it then, without waiting). One round trip
+    (two while they lag: the claim is dropped again).
+
+    The claim lapses after ``HANDOFF_MS``; a render worker that takes the drawing renews it
+    (:func:`draw_posted`), and the outbox consumer waits for it meanwhile."""
+    key = k_image(gid, version, "public")
+    pipe = store.r.pipeline(transaction=False)
+    pipe.exists(key)
+    pipe.exists(RENDER_BEHIND)
+    pipe.set(key + ":drawing", HANDOFF, nx=True, px=HANDOFF_MS)
+    there, behind, mine = pipe.execute()
+    if mine and behind:
+        store.r.delete(key + ":drawing")
+        return False
+    return bool(mine) and not there
+
+
+def release(store: Store, gid: str, version: int) -> None:
+    """Drop the hand-over claim of a drawing that could not be queued (the consumer draws at
+    once instead of waiting it out); never raises."""
+    try:
+        key = k_image(gid, version, "public") + ":drawing"
+        if store.r.get(key) == HANDOFF:
+            store.r.delete(key)
+    except Exception:
+        log.debug("could not release the claim of %s v%s", gid, version, exc_info=True)
+
+
+def draw_posted(store: Store, gid: str, version: int) -> bool:
+    """The render worker's drawing of a posted turn: the public board of ``gid`` at ``version``
+    and its pages, loaded once (True: drawn here).
+
+    Idempotent and cheap when there is nothing to do (a redelivered task, one the consumer
+    overtook while the render queue was backlogged): one round trip finds the board drawn, or
+    being drawn by another process, and reads nothing else. The claim is taken over with
+    ``SET ... GET`` (one round trip, no script: the image keys and the game's keys sit in
+    different Cluster slots): a claim found empty or still the move worker's hand-over is this
+    worker's to draw; a consumer's (or another render worker's) is left to it.
+    """
+    key = k_image(gid, version, "public")
+    pipe = store.r.pipeline(transaction=False)
+    pipe.exists(key)
+    pipe.set(key + ":drawing", RENDERING, ex=DRAWING_TTL, get=True)
+    pipe.hgetall(k_names(gid))
+    pipe.hmget(k_meta(gid), ["game", "status"])
+    there, held, raw, (game_id, status) = pipe.execute()
+    if there or held not in (None, HANDOFF):
+        return False
+    try:
+        snap = store.snapshot_at(gid, version) if game_id and status != b"lobby" else None
+        if snap is None:  # gone, or pruned: the consumer draws the post from the game it has
+            store.r.delete(key + ":drawing")
+            return False
+        game = find_game(game_id.decode())
+        state = game.load(json.loads(snap))
+    except Exception:
+        with contextlib.suppress(Exception):
+            store.r.delete(key + ":drawing")  # do not make the consumer wait for nothing
+        raise
+    names = {k.decode(): v.decode() for k, v in raw.items()}
+    png = _draw(store, game, state, gid, version, "public", None, names)
+    if png is not None and game.id in renderer.PAGES:
+        page_pngs(store, gid, version, state)
+    return png is not None
 
 
 def _draw(

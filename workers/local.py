@@ -29,7 +29,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -39,11 +39,26 @@ from workers.embedded import EmbeddedServer
 log = logging.getLogger(__name__)
 
 RESTART_PAUSE = 1.0  # seconds between a child's death and its restart (a crash loop stays slow)
+# Decision: render workers run 5 nice levels below the move workers. On a small machine
+# (2 cores) a board (60-360 ms of CPU) then yields the CPU to moves, whose answers players wait
+# for; boards have the outbox consumer's fallback when they fall behind (workers/images.py).
+RENDER_NICE = 5
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child
     if sys.platform.startswith("linux"):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
+
+
+def _niced(increment: int) -> Callable[[], None]:
+    """The child's start hook: dies with its parent, and runs ``increment`` nice levels lower."""
+
+    def start() -> None:  # pragma: no cover - runs in the child
+        _die_with_parent()
+        if increment:
+            os.nice(increment)
+
+    return start
 
 
 @dataclass
@@ -56,6 +71,7 @@ class Child:
     log_path: Path
     proc: subprocess.Popen[bytes] | None = None
     restarts: int = 0
+    nice: int = 0  # nice levels below this process (the render workers: RENDER_NICE)
     _log: IO[bytes] | None = field(default=None, repr=False)
 
     def start(self) -> None:
@@ -64,7 +80,7 @@ class Child:
         self.proc = subprocess.Popen(
             self.cmd,
             env=self.env,
-            preexec_fn=_die_with_parent,
+            preexec_fn=_niced(self.nice),
             start_new_session=True,
             stdout=subprocess.DEVNULL if not os.environ.get("AGORA_DEBUG") else None,
             stderr=self._log,
@@ -167,11 +183,15 @@ class Services:
             self.pid_file.unlink(missing_ok=True)
 
 
-def worker_command(*, beat: bool, data_dir: Path, concurrency: int = 1, name: str = "agora") -> list[str]:
+def worker_command(
+    *, beat: bool, data_dir: Path, concurrency: int = 1, name: str = "agora", queues: str = ""
+) -> list[str]:
     """The ``celery worker`` command line Agora uses (fast start, JSON only, solo or prefork).
 
     ``beat`` embeds the scheduler in the worker (``-B``); kept for benchmarks that run one
-    throw-away worker. :func:`local_services` runs beat as its own supervised child instead."""
+    throw-away worker. :func:`local_services` runs beat as its own supervised child instead.
+    ``queues`` (``-Q``): ``MOVE_QUEUE`` for a move worker, ``RENDER_QUEUE`` for a render
+    worker (:func:`render_command`); empty leaves Celery's default (the move queue)."""
     args = [
         sys.executable,
         "-m",
@@ -188,9 +208,25 @@ def worker_command(*, beat: bool, data_dir: Path, concurrency: int = 1, name: st
         os.environ.get("AGORA_LOG_LEVEL", "WARNING"),
     ]
     args += ["--pool=solo"] if concurrency <= 1 else ["--pool=prefork", f"--concurrency={concurrency}"]
+    if queues:
+        args += ["-Q", queues]
     if beat:
         args += ["-B", "-s", str(data_dir / "celerybeat-schedule")]
     return args
+
+
+def move_command(data_dir: Path, name: str = "agora") -> list[str]:
+    """A move worker: solo pool, the move queue only (never the boards' ``render`` queue)."""
+    from workers.celery_app import MOVE_QUEUE
+
+    return worker_command(beat=False, data_dir=data_dir, name=name, queues=MOVE_QUEUE)
+
+
+def render_command(data_dir: Path, name: str = "render") -> list[str]:
+    """A render worker: solo pool, the ``render`` queue only (run it ``RENDER_NICE`` lower)."""
+    from workers.celery_app import RENDER_QUEUE
+
+    return worker_command(beat=False, data_dir=data_dir, name=name, queues=RENDER_QUEUE)
 
 
 def beat_command(data_dir: Path) -> list[str]:
@@ -211,28 +247,45 @@ def beat_command(data_dir: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def local_services(data_dir: Path, *, workers: int = 1, beat: bool = True, persist: bool = True) -> Iterator[Services]:
-    """Start (if needed) the embedded server, ``workers`` workers and beat; stop them all on exit."""
+def local_services(
+    data_dir: Path, *, workers: int = 1, beat: bool = True, persist: bool = True, render_workers: int | None = None
+) -> Iterator[Services]:
+    """Start (if needed) the embedded server, ``workers`` move workers, beat and
+    ``render_workers`` render workers (default: ``AGORA_RENDER_WORKERS``; 0 lets the move
+    workers draw boards themselves); stop them all on exit."""
     data_dir.mkdir(parents=True, exist_ok=True)
     from workers import settings
 
-    url = settings.load().store_url()
+    cfg = settings.load()
+    url = cfg.store_url()
+    renders = cfg.agora_render_workers if render_workers is None else max(0, render_workers)
     services = Services(url, pid_file=data_dir / "agora.pids")
     try:
         if not url:
             services.server = EmbeddedServer(data_dir / "valkey", persist=persist).start()
             services.redis_url = services.server.url
-        env = dict(os.environ, REDIS_URL=services.redis_url)
+        # The move workers learn from AGORA_RENDER_WORKERS whether to queue boards or draw them.
+        env = dict(os.environ, REDIS_URL=services.redis_url, AGORA_RENDER_WORKERS=str(renders))
         root = str(Path(__file__).resolve().parent.parent)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         # Each child serves its metrics on AGORA_METRICS_PORT + its offset; this process has 0.
+        offset = 1
         for i in range(max(1, workers)):
-            cmd = worker_command(beat=False, data_dir=data_dir, name=f"agora{i}")
-            child_env = dict(env, AGORA_METRICS_OFFSET=str(1 + i))
-            services.children.append(Child(f"worker {i}", cmd, child_env, data_dir / f"worker{i}.log"))
+            child_env = dict(env, AGORA_METRICS_OFFSET=str(offset))
+            offset += 1
+            services.children.append(
+                Child(f"worker {i}", move_command(data_dir, f"agora{i}"), child_env, data_dir / f"worker{i}.log")
+            )
         if beat:
-            beat_env = dict(env, AGORA_METRICS_OFFSET=str(1 + max(1, workers)))
+            beat_env = dict(env, AGORA_METRICS_OFFSET=str(offset))
+            offset += 1
             services.children.append(Child("beat", beat_command(data_dir), beat_env, data_dir / "beat.log"))
+        for i in range(renders):
+            child_env = dict(env, AGORA_METRICS_OFFSET=str(offset))
+            offset += 1
+            cmd = render_command(data_dir, f"render{i}")
+            log_path = data_dir / f"render{i}.log"
+            services.children.append(Child(f"render {i}", cmd, child_env, log_path, nice=RENDER_NICE))
         for child in services.children:
             child.start()
         services.write_pids(services.pid_file)

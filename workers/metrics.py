@@ -77,7 +77,8 @@ class StoreCollector(Collector):
         try:
             r = self.redis()
             depth = GaugeMetricFamily("agora_queue_depth", "Tasks waiting in the Celery queue", labels=["queue"])
-            depth.add_metric(["celery"], float(self.broker().llen("celery")))
+            for queue in ("celery", "render"):  # moves (and follow-ups); board drawings
+                depth.add_metric([queue], float(self.broker().llen(queue)))
             yield depth
             lag = GaugeMetricFamily(
                 "agora_outbox_lag_seconds", "Age of the oldest undelivered outbox message", labels=["platform"]

@@ -82,6 +82,13 @@ class Settings(BaseModel):
     agora_visibility_timeout: int = Field(
         300, ge=1, description="seconds before the broker redelivers an unacknowledged task"
     )
+    agora_render_workers: int = Field(
+        1,
+        ge=0,
+        le=64,
+        description="render worker processes (Celery queue `render`) `agora serve`/`agora worker` start; "
+        "on a move worker: >0 queues a posted turn's board for them, 0 draws it in the move worker (tiny setups)",
+    )
     agora_plugins: str = Field("", description="extra game modules to import (comma-separated)")
     agora_rate_user: str = Field(
         "20/10 seconds;120/minute", description="command limits per user (`;`-separated, or `off`)"

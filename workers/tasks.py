@@ -9,6 +9,7 @@ are results the player sees).
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -66,22 +67,85 @@ def follow_up(loaded: Loaded, result: MoveResult) -> None:
         _kick_later(loaded.gid)
 
 
-def draw_board(st: Store, result: MoveResult) -> None:
-    """Draw the board of a turn the move posted, right after its commit (and its answer), in
-    this worker: no second task, no second read of the game. The outbox consumer waits for it
-    instead of drawing it again (``images`` claims the drawing); if the consumer got there
-    first, the claim fails here and nothing is drawn twice. Never raises: the consumer draws
-    the board itself when this fails."""
+def _posted(result: MoveResult) -> Loaded | None:
+    """The game as a commit left it when the commit posted a turn whose board is to be drawn."""
     if not result.ok or result.duplicate or not result.board or result.after is None:
-        return
-    if os.environ.get("AGORA_SKIP_KICK"):
-        return
+        return None
+    return None if os.environ.get("AGORA_SKIP_KICK") else result.after
+
+
+def claim_board(st: Store, result: MoveResult) -> bool:
+    """Claim the drawing of the board a move posted for a render worker, before the mover's
+    answer goes out (True: claimed; queue it with :func:`draw_board`). One round trip.
+
+    Why before the answer: the outbox consumer is woken by the commit itself and, when it got
+    to the board first, drew it in the adapter's process (4% of the boards in bench_load with
+    the claim made after the answer). Never raises: without the claim the consumer draws."""
+    loaded = _posted(result)
+    if loaded is None or not render_workers():
+        return False
     try:
-        images.prewarm(st, result.after)
-    except TRANSIENT:
-        log.warning("could not draw the board of %s now; its delivery draws it", result.after.gid)
+        return images.hand_over(st, loaded.gid, loaded.version)
     except Exception:
-        log.exception("drawing the board of %s failed", result.after.gid)
+        log.warning("could not claim the board of %s for a render worker", loaded.gid, exc_info=True)
+        return False
+
+
+def draw_board(st: Store, result: MoveResult, claimed: bool | None = None) -> None:
+    """Have the board of a turn the move posted drawn, right after its commit (and its answer):
+    queued for a render worker (see :func:`draw_or_queue`; ``claimed``: what
+    :func:`claim_board` returned, None: claim it now), or drawn here without one."""
+    loaded = _posted(result)
+    if loaded is not None:
+        draw_or_queue(st, loaded, claimed)
+
+
+# Decision: a queued drawing not started within a minute is dropped by the render worker. By
+# then the outbox consumer has needed the board (it draws on a miss after HANDOFF_MS), so after
+# an outage of the render worker its backlog is skipped instead of worked off in full.
+RENDER_EXPIRES = 60.0
+
+
+def draw_or_queue(st: Store, loaded: Loaded, claimed: bool | None = None) -> None:
+    """The board of a posted turn (``loaded``: the game as the commit left it), drawn off the
+    move path.
+
+    With render workers (``AGORA_RENDER_WORKERS`` > 0, the default): claim the drawing for them
+    (``images.hand_over``) and queue ``agora.render`` on the ``render`` queue, two round trips;
+    the moves queued on this worker no longer wait 60-360 ms behind a render (issue 12). The
+    outbox consumer waits for that claim at most ``images.HANDOFF_MS``, then draws itself: a
+    dead, absent or backlogged render worker delays boards, never loses one; and once claims
+    lapse repeatedly, nothing is claimed or queued for ``images.BEHIND_SECONDS`` (the consumer
+    draws at once, the render queue drains or, with none running, stops growing). Without render
+    workers (0): drawn here (``images.prewarm``), as small deployments did before.
+    ``claimed``: whether the caller claimed it already (None: claim it here).
+    Never raises: the consumer draws the board itself when this fails."""
+    try:
+        if not render_workers():
+            images.prewarm(st, loaded)
+        elif claimed or (claimed is None and images.hand_over(st, loaded.gid, loaded.version)):
+            try:
+                render.apply_async((loaded.gid, loaded.version), expires=RENDER_EXPIRES)
+            except Exception:
+                images.release(st, loaded.gid, loaded.version)
+                raise
+    except TRANSIENT:
+        log.warning("could not draw the board of %s now; its delivery draws it", loaded.gid)
+    except Exception:
+        log.exception("drawing the board of %s failed", loaded.gid)
+
+
+def render_workers() -> int:
+    """``AGORA_RENDER_WORKERS`` (validated by the settings at start; read per call so a test
+    can switch it)."""
+    return _parse_count(os.environ.get("AGORA_RENDER_WORKERS", ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_count(raw: str) -> int:
+    from workers import settings
+
+    return settings.load({"AGORA_RENDER_WORKERS": raw} if raw else {}).agora_render_workers
 
 
 def _kick_later(gid: str) -> None:
@@ -124,9 +188,10 @@ def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str
             failed = MoveResult(False, "internal", "Something went wrong on our side; your move was not applied.")
             st.post_answer(reply_to, rid, failed.to_json())
         raise
+    claimed = claim_board(st, result)
     if reply_to:
         st.post_answer(reply_to, rid, result.to_json())
-    draw_board(st, result)
+    draw_board(st, result, claimed)
     if result.duplicate and result.ok and not os.environ.get("AGORA_SKIP_KICK"):
         _kick_later(gid)
     if result.ok and not result.duplicate:
@@ -185,8 +250,7 @@ def kick(gid: str) -> None:
             if loaded.automatic(seat):
                 auto.delay(gid, seat, loaded.version)
     if loaded.meta.get("posted_v") == str(loaded.version):
-        # Drawn here, from the state just read (a render task re-read it all and cost a task).
-        images.prewarm(st, loaded)
+        draw_or_queue(st, loaded)  # a no-op when drawn already (the claim finds the image)
     if loaded.meta.get("status") == "over":
         st.archive(gid)
 
@@ -213,10 +277,9 @@ def auto(gid: str, seat: int, version: int) -> None:
 
 @app.task(name="agora.render", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3, ignore_result=True)
 def render(gid: str, version: int) -> None:
-    """Pre-warm the public board image of a posted turn and its pages (idempotent: cached by
-    version)."""
-    images.board_png(store(), gid, version)
-    images.page_pngs(store(), gid, version)
+    """Draw the public board of a posted turn and its pages (queue ``render``: the render
+    workers only). Idempotent: a drawn or claimed board is left alone (``images.draw_posted``)."""
+    images.draw_posted(store(), gid, int(version))
 
 
 @app.task(name="agora.timeout", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)

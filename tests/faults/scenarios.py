@@ -6,6 +6,8 @@ Faults (``kind``):
 - ``worker``: a worker SIGKILLed (by PID; the supervisor of ``agora worker`` starts it again);
 - ``redis``: the server SIGKILLed and started again on its data (AOF, ``appendfsync`` as given);
 - ``consumer``: the Telegram delivery loop SIGKILLed mid-delivery and started again;
+- ``render``: the render worker SIGKILLed (by PID; restarted by the supervisor): the boards it
+  had claimed or queued are drawn by the consumer, none goes out without its image;
 - ``none``: the same load without faults (the baseline).
 """
 
@@ -20,7 +22,7 @@ from tests.faults.players import Players, new_games
 from tests.faults.stack import running_stack
 from workers.client import Client, Context, Part
 
-KINDS = ("none", "worker", "redis", "consumer")
+KINDS = ("none", "worker", "redis", "consumer", "render")
 
 
 def run(
@@ -58,6 +60,8 @@ def run(
                 elif kind == "consumer":
                     stack.consumer.kill()
                     stack.consumer.start()
+                elif kind == "render":
+                    stack.kill_render()
                 faults += kind != "none"
             players.join()
             load_s = time.monotonic() - t0
@@ -71,6 +75,7 @@ def run(
                 answer_p50_ms=round(lat[len(lat) // 2] * 1000), answer_p99_ms=round(lat[int(len(lat) * 0.99)] * 1000),
                 player_errors=players.tally.errors,
                 worker_restarts=sum(w.restarts for w in stack.workers()),  # type: ignore[attr-defined]
+                render_restarts=sum(w.restarts for w in stack.renderers()),  # type: ignore[attr-defined]
             )  # fmt: skip
         finally:
             client.close()

@@ -147,6 +147,16 @@ class Stack:
     def workers(self) -> list[object]:
         return [c for c in self.services.children if c.name.startswith("worker")]  # type: ignore[attr-defined]
 
+    def renderers(self) -> list[object]:
+        return [c for c in self.services.children if c.name.startswith("render")]  # type: ignore[attr-defined]
+
+    def kill_render(self) -> int:
+        """SIGKILL the render worker by its PID (the supervisor starts it again); its PID."""
+        pid = int(self.renderers()[0].pid)  # type: ignore[attr-defined]
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        return pid
+
     def kill_worker(self, i: int) -> int:
         """SIGKILL worker ``i`` by its PID (the supervisor starts it again); returns the PID."""
         child = self.workers()[i % len(self.workers())]

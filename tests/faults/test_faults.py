@@ -61,6 +61,15 @@ def test_outbox_consumer_sigkilled_mid_delivery(tmp_path: Path) -> None:
     assert not report.turns_without_image
 
 
+def test_render_worker_sigkilled_every_few_seconds(tmp_path: Path) -> None:
+    """Boards are drawn by the render worker; killed (mid-drawing or idle), the consumer draws
+    what it had claimed or queued: every turn post still goes out with its board."""
+    report = run("render", tmp_path, games=GAMES, duration=SECONDS, every=2.0)
+    _verdict(report)
+    assert report.notes["faults"] >= 3 and report.notes["render_restarts"] >= 3
+    assert report.duplicates == 0
+
+
 @pytest.mark.parametrize("copies", [3])
 def test_duplicated_and_reordered_deliveries(tmp_path: Path, copies: int) -> None:
     report = run_duplicates(tmp_path, games=3, moves=25, copies=copies)

@@ -127,3 +127,17 @@ def test_redis_password_setting_goes_into_the_url() -> None:
     own = settings.load({"REDIS_URL": "redis://:mine@127.0.0.1:6379/0", "REDIS_PASSWORD": "other"})
     assert own.store_url() == "redis://:mine@127.0.0.1:6379/0"
     assert settings.load({"REDIS_PASSWORD": "x"}).store_url() == ""  # embedded server: no URL
+
+
+def _queues(command: list[str]) -> str:
+    return command[command.index("-Q") + 1] if "-Q" in command else ""
+
+
+def test_boards_have_a_render_worker_and_the_move_workers_never_take_its_queue() -> None:
+    """Issue 12: a move worker that draws boards makes the moves behind it wait."""
+    deployments = {d["metadata"]["name"]: d for d in _k8s_docs() if d["kind"] == "Deployment"}
+    assert _queues(_containers(deployments["agora-worker"])[0]["command"]) == "celery"
+    assert _queues(_containers(deployments["agora-render"])[0]["command"]) == "render"
+    services = _compose()["services"]
+    assert _queues(services["worker"]["command"]) == "celery"
+    assert _queues(services["render"]["command"]) == "render"

@@ -44,6 +44,7 @@ def test_endpoint_counts_moves_and_reports_health(store: Store, redis_url: str) 
         assert 'agora_moves_total{code="action/not_your_turn",source="player"}' in body or "not_your_turn" in body
         assert "agora_pipeline_seconds_bucket" in body
         assert 'agora_queue_depth{queue="celery"}' in body and "agora_outbox_lag_seconds" in body
+        assert 'agora_queue_depth{queue="render"}' in body  # the boards waiting for a render worker
         assert _get(base + "/healthz") == (200, "ok\n")
         assert _get(base + "/readyz") == (200, "ok\n")
         assert _get(base + "/nothing")[0] == 404

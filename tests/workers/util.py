@@ -136,9 +136,18 @@ class Spawner:
         self.started: list[Worker] = []
 
     def worker(
-        self, name: str = "w1", *, env: dict[str, str] | None = None, wait: bool = True, beat: bool = False
+        self,
+        name: str = "w1",
+        *,
+        env: dict[str, str] | None = None,
+        wait: bool = True,
+        beat: bool = False,
+        queues: str = "",
     ) -> Worker:
+        """A worker (``queues``: its ``-Q``, e.g. ``render`` for a render worker)."""
         w = Worker(self.redis_url, name=name, env={"AGORA_PLUGINS": PLUGINS_ALL, **(env or {})})
+        if queues:
+            w.args += ["-Q", queues]
         if beat:
             w.args += ["-B", "-s", str(self.tmp / f"beat-{name}")]
         w.start()
