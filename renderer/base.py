@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
+import deflate
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
@@ -481,24 +482,27 @@ def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 # PNG encoding. Pillow's PNG encoder picks a filter per row by trying several (adaptive
 # filtering); on a 1600 x 1800 board that alone took ~60 ms here even at compress_level=1,
 # more than drawing the whole turn. Flat-colour art compresses as well without row filters, so
-# this writer emits filter type 0 rows and deflates them with zlib. The output is a standard
-# 8-bit PNG that any decoder reads, and deterministic for the same pixels and zlib version.
+# this writer emits filter type 0 rows and deflates them itself. The output is a standard
+# 8-bit PNG that any decoder reads, and deterministic for the same pixels and deflate library.
 #
 # Boards are written as palette images (``colours``): the art is flat colours plus the
 # anti-aliased edges of text, so 64 colours chosen for the image (fast octree, no dithering)
 # look the same at full size and when a chat app scales the image, and a palette PNG is a
-# third of the raw data; with zlib level 5 a board drops from ~345 KiB (RGB) to ~120 KiB
-# (measured with bench/bench_render_size.py). A board still over 150 KiB (about 1 in 30 of
-# sampled real boards: a turn of five conquests, an 8-city table at the end) is deflated
-# again at level 6, then 9: level 6 everywhere would cost half again as much CPU per board.
+# third of the raw data. The rows are deflated with libdeflate (the ``deflate`` package), not
+# zlib: on a 1200 x 2500 Duellum board its level 4 takes 8.9 ms for 123 KiB where zlib took
+# 19 ms at level 5 for 120 KiB and 11.6 ms at level 1 for 177 KiB (measured with
+# bench/bench_render_size.py). A board still over 150 KiB (a turn of five conquests, an
+# 8-city table at the end) is deflated again at level 7, then 12: a higher level everywhere
+# would cost more CPU on every board for bytes only the rare full board needs.
 PNG_ZLIB_LEVEL: Final[int] = 3
 BOARD_COLOURS: Final[int] = 64
-BOARD_ZLIB_LEVEL: Final[int] = 5
+BOARD_ZLIB_LEVEL: Final[int] = 4
+BOARD_FALLBACK_LEVELS: Final[tuple[int, ...]] = (7, 12)
 _PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
 _PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4), "P": (3, 1)}
 
 
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
+def _png_chunk(kind: bytes, data: bytes | bytearray) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
@@ -523,23 +527,40 @@ def quantized(image: Image.Image, colours: int = BOARD_COLOURS) -> Image.Image:
     return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
+def _scanlines(image: Image.Image) -> bytes:
+    """The image's rows, each preceded by filter type 0, as one buffer.
+
+    Why a paste for one-byte pixels (boards are palette images): pasting the pixels one
+    column to the right of a zero column is one copy in C, and that image's bytes are the PNG
+    scanlines as they stand (joining 2,500 rows in Python cost more than the copy and the read
+    together). Multi-byte pixels (RGB, RGBA: only the lossless writer uses them) are joined.
+    """
+    width, height = image.size
+    if image.mode in ("L", "P"):
+        padded = Image.new(image.mode, (width + 1, height), 0)  # same mode: indices are copied as they are
+        padded.paste(image, (1, 0))
+        return padded.tobytes()
+    stride = width * _PNG_COLOUR_TYPE[image.mode][1]
+    raw = memoryview(image.tobytes())
+    zero = b"\x00"
+    return b"".join([part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])])
+
+
 def _png(image: Image.Image, levels: Sequence[int], palette: bytes = b"", budget: int | None = None) -> bytes:
     """PNG bytes of ``image`` deflated at ``levels[0]``; each further level is tried only
     while the file is over ``budget`` bytes (a rare, very full board pays for a slower,
     tighter compression; every other board stays fast)."""
-    colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
+    colour_type, _ = _PNG_COLOUR_TYPE[image.mode]
     width, height = image.size
-    raw = memoryview(image.tobytes())
-    stride = width * channels
-    zero = b"\x00"
-    data = b"".join([part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])])
+    data = _scanlines(image)
     header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
     chunks = _png_chunk(b"IHDR", header)
     if palette:
         chunks += _png_chunk(b"PLTE", palette)
     out = b""
     for level in levels:
-        out = _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", zlib.compress(data, level)) + _png_chunk(b"IEND", b"")
+        idat = deflate.zlib_compress(data, level)
+        out = _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
         if budget is None or len(out) <= budget:
             break
     return out
@@ -553,27 +574,30 @@ def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL, colours: int | N
     """
     if colours is not None:
         image = quantized(image, colours)
-        return _png(image, (level,), _palette_bytes(image, colours))
+        return _png(image, (level,), _palette_bytes(image))
     if image.mode not in _PNG_COLOUR_TYPE or image.mode == "P":
         image = image.convert("RGB")
     return _png(image, (level,))
 
 
-def _palette_bytes(image: Image.Image, colours: int) -> bytes:
-    extrema = image.getextrema()
-    top = int(extrema[1]) if isinstance(extrema[1], int | float) else colours - 1
-    return bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
+def _palette_bytes(image: Image.Image) -> bytes:
+    """The PLTE data of a :func:`quantized` image: its whole palette as Pillow keeps it.
+
+    Why whole, not cut after the highest index used: finding that index took a pass over
+    every pixel (2 ms on a board), and the palette is at most ``colours`` entries (64 on a
+    board: 192 bytes) — and every index the mapping can produce has its entry."""
+    return bytes(image.getpalette() or [0, 0, 0])
 
 
-BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (6, then 9)
+BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (BOARD_FALLBACK_LEVELS)
 
 
 def encode_board(image: Image.Image) -> bytes:
     """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`), at most
     :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce."""
     palette_image = quantized(image, BOARD_COLOURS)
-    palette = _palette_bytes(palette_image, BOARD_COLOURS)
-    return _png(palette_image, (BOARD_ZLIB_LEVEL, 6, 9), palette, BOARD_BUDGET)
+    levels = (BOARD_ZLIB_LEVEL, *BOARD_FALLBACK_LEVELS)
+    return _png(palette_image, levels, _palette_bytes(palette_image), BOARD_BUDGET)
 
 
 # ----------------------------------------------------------------------------- static-layer cache
