@@ -213,6 +213,7 @@ def clear_font_cache() -> None:
     text_width.cache_clear()
     _sprite.cache_clear()
     _long_sprite.cache_clear()
+    SPRITES.clear()
 
 
 # Characters the built-in fallback font lacks, and a safe spelling for each.
@@ -657,3 +658,137 @@ class LayerCache(Generic[T]):
 
 STATIC_LAYERS: LayerCache[Any] = LayerCache(maxsize=4)  # a 1600 x 1790 base is ~8.6 MB
 """The process-wide cache of static layers shared by all game renderers."""
+
+
+# ----------------------------------------------------------------------------- cached art (sprites)
+
+Box4 = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Sprite:
+    """Art drawn once: its pixels, and the texts drawing it showed and had to cut (replayed to
+    :func:`text_watch` and :func:`clip_watch` on every use, as if it had been drawn again)."""
+
+    image: Image.Image
+    texts: tuple[str, ...]
+    clipped: tuple[str, ...]
+
+
+class SpriteCache:
+    """A thread-safe LRU of :class:`Sprite` bounded by the pixels it holds, not by entries.
+
+    Why pixels: sprites range from a 60 px badge to a 600 x 500 nation panel, and what must
+    stay bounded is memory (an RGB pixel is 4 bytes in Pillow). A sprite is built outside
+    the lock (two threads may both build a missing one; both results are equal), so a slow
+    build never holds up threads that only read.
+    """
+
+    def __init__(self, max_pixels: int) -> None:
+        self._items: OrderedDict[Hashable, Sprite] = OrderedDict()
+        self._lock = threading.Lock()
+        self.max_pixels = max_pixels
+        self.pixels = 0
+        self.hits = 0
+        self.builds = 0
+
+    def get(self, key: Hashable, build: Callable[[], Sprite]) -> Sprite:
+        """The sprite for ``key``, built with ``build()`` on a miss."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return found
+        sprite = build()
+        size = sprite.image.width * sprite.image.height
+        with self._lock:
+            self.builds += 1
+            if size > self.max_pixels or key in self._items:
+                return sprite
+            self._items[key] = sprite
+            self.pixels += size
+            while self.pixels > self.max_pixels:
+                _, old = self._items.popitem(last=False)
+                self.pixels -= old.image.width * old.image.height
+        return sprite
+
+    def info(self) -> CacheInfo:
+        """Hit/build counters and size in entries (``maxsize`` is the pixel budget)."""
+        with self._lock:
+            return CacheInfo(self.hits, self.builds, len(self._items), self.max_pixels)
+
+    def clear(self) -> None:
+        """Drop every sprite and reset the counters."""
+        with self._lock:
+            self._items.clear()
+            self.pixels = 0
+            self.hits = 0
+            self.builds = 0
+
+
+SPRITES: Final[SpriteCache] = SpriteCache(max_pixels=8_000_000)  # ~32 MB of RGB pixels
+"""The process-wide cache of drawn panels and cards (see :func:`cached_art`)."""
+
+_FRESH: ContextVar[bool] = ContextVar("agora_renderer_fresh_art", default=False)
+
+
+@contextlib.contextmanager
+def fresh_art() -> Iterator[None]:
+    """Draw everything directly, bypassing :data:`SPRITES` (tests compare both ways)."""
+    token = _FRESH.set(True)
+    try:
+        yield
+    finally:
+        _FRESH.reset(token)
+
+
+def cached_art(
+    image: Image.Image,
+    box: Box4,
+    key: Hashable,
+    draw_art: Callable[[ImageDraw.ImageDraw, Box4], None],
+    *,
+    background: RGB,
+    margin: int = 0,
+) -> None:
+    """Draw ``draw_art(draw, box)`` on ``image`` through :data:`SPRITES`: the art is drawn once
+    on a tile of ``background`` and pasted on later calls with an equal ``key``.
+
+    Why: panels and cards that repeat from one turn's board to the next (an event card's whole
+    text, a nation's title bar) cost more to draw than to paste. The pasted pixels are those
+    drawing them in place gives, byte for byte, under three conditions the callers keep:
+    ``key`` names everything ``draw_art`` reads besides the box (the box itself, relative to
+    the tile, and the fonts are added here); the art stays within ``box`` grown by ``margin``;
+    and the canvas there is plain ``background`` when it is drawn. The tile's corner is put on
+    even pixel coordinates, so positions rounded half-to-even (text) and truncated or rounded
+    half-up (Pillow's shapes) land on the same pixels in the tile as on the board.
+    """
+    if _FRESH.get():
+        draw_art(ImageDraw.Draw(image), box)
+        return
+    left = math.floor(box[0]) - margin
+    top = math.floor(box[1]) - margin
+    left -= left % 2
+    top -= top % 2
+    size = (math.ceil(box[2]) + margin + 1 - left, math.ceil(box[3]) + margin + 1 - top)
+    local = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+
+    def build() -> Sprite:
+        tile = Image.new("RGB", size, background)
+        texts: list[str] = []
+        clipped: list[str] = []
+        drawn_token, clipped_token = _DRAWN.set(texts), _CLIPPED.set(clipped)
+        try:
+            draw_art(ImageDraw.Draw(tile), local)
+        finally:
+            _DRAWN.reset(drawn_token)
+            _CLIPPED.reset(clipped_token)
+        return Sprite(tile, tuple(texts), tuple(clipped))
+
+    sprite = SPRITES.get((key, local, size, background, fonts_signature()), build)
+    image.paste(sprite.image, (left, top))
+    if (drawn := _DRAWN.get()) is not None:
+        drawn.extend(sprite.texts)
+    if (cut := _CLIPPED.get()) is not None:
+        cut.extend(sprite.clipped)

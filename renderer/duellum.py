@@ -162,8 +162,8 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     for seat, (player, box) in enumerate(zip(players, plan.panels, strict=False)):
         to_move, winner = seat_flags(view, seat)
         owner = owner_list[seat]
-        draw_nation(draw, box, player, owner, player_label(view, owner), to_move=to_move, winner=winner)
-    draw_events(draw, plan.events, view)
+        draw_nation(image, draw, box, player, owner, player_label(view, owner), to_move=to_move, winner=winner)
+    draw_events(image, draw, plan.events, view)
     draw_bank(draw, plan.bank, plan.bank_lines)
     return image
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.core.text import count, join_words
 from renderer import icons
@@ -27,9 +28,11 @@ from renderer.base import (
     MUTED,
     PANEL,
     PANEL_EDGE,
+    PAPER,
     RGB,
     WHITE,
     Font,
+    cached_art,
     draw_lines,
     draw_text,
     fit_font,
@@ -251,6 +254,7 @@ def nation_height(player: Mapping[str, Any], width: float) -> float:
 
 
 def draw_nation(
+    image: Image.Image,
     draw: ImageDraw.ImageDraw,
     box: Box,
     player: Mapping[str, Any],
@@ -262,31 +266,16 @@ def draw_nation(
 ) -> None:
     """One nation's public holdings: VP, resources, units, walls, techs with prices,
     personalities, rondel, hand size and sea points. The mover's panel has a yellow frame and
-    a "TO MOVE" badge in its title bar (the same place for both nations)."""
-    x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=3)
-    draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), radius=10, fill=owner.fill)
-    draw.line((x0 + 3, y0 + TITLE_H, x1 - 3, y0 + TITLE_H), fill=INK, width=2)
-    mid = y0 + 3 + (TITLE_H - 3) / 2
-    icons.stone(draw, x0 + 34, mid, 21, owner.fill, owner.ink, owner.letter)
+    a "TO MOVE" badge in its title bar (the same place for both nations). The frame and title
+    bar come from :func:`renderer.base.cached_art` (they change only with the score or the
+    turn's mover)."""
+    x0, y0, x1, _ = box
     vp_text = f"{as_int(player.get('vp'))}/{WIN_PERSONALITIES}"
-    vp_font = font(40, "bold")
-    right = x1 - PAD
-    draw_text(draw, (right, mid + 2), "VP", font(22, "bold"), owner.ink, anchor="rm")
-    right -= text_width("VP", font(22, "bold")) + 6
-    draw_text(draw, (right, mid), vp_text, vp_font, owner.ink, anchor="rm")
-    right -= text_width(vp_text, vp_font) + 14
     tag = "WINNER" if winner else ("TO MOVE" if to_move else "")
-    if tag:
-        tag_font = font(22, "bold")
-        tw = text_width(tag, tag_font) + 24
-        draw.rounded_rectangle((right - tw, mid - 18, right, mid + 18), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
-        draw_text(draw, (right - tw / 2, mid), tag, tag_font, INK, anchor="mm")
-        right -= tw + 12
-        draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
-        draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=14, outline=INK, width=2)
-    name_font = fit_font(label, 34, right - (x0 + 64), "bold", min_size=18)
-    draw_text(draw, (x0 + 64, mid), label, name_font, owner.ink, anchor="lm")
+    title = ("duellum-nation-title", owner, label, vp_text, tag)
+    cached_art(
+        image, box, title, lambda d, b: _nation_title(d, b, owner, label, vp_text, tag), background=PAPER, margin=2
+    )
 
     cap = font(22)
     num = font(NUM, "bold")
@@ -324,6 +313,33 @@ def draw_nation(
         cx += pstep
     y += 96
     draw_lines(draw, (x0 + PAD, y), _footer_lines(player, x1 - x0 - 2 * PAD), font(FOOT_SIZE), INK)
+
+
+def _nation_title(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, label: str, vp_text: str, tag: str) -> None:
+    """The panel's frame and title bar: stone, name, score and the TO MOVE / WINNER badge with
+    its yellow frame (drawn up to 2 px outside ``box``)."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=3)
+    draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), radius=10, fill=owner.fill)
+    draw.line((x0 + 3, y0 + TITLE_H, x1 - 3, y0 + TITLE_H), fill=INK, width=2)
+    mid = y0 + 3 + (TITLE_H - 3) / 2
+    icons.stone(draw, x0 + 34, mid, 21, owner.fill, owner.ink, owner.letter)
+    vp_font = font(40, "bold")
+    right = x1 - PAD
+    draw_text(draw, (right, mid + 2), "VP", font(22, "bold"), owner.ink, anchor="rm")
+    right -= text_width("VP", font(22, "bold")) + 6
+    draw_text(draw, (right, mid), vp_text, vp_font, owner.ink, anchor="rm")
+    right -= text_width(vp_text, vp_font) + 14
+    if tag:
+        tag_font = font(22, "bold")
+        tw = text_width(tag, tag_font) + 24
+        draw.rounded_rectangle((right - tw, mid - 18, right, mid + 18), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
+        draw_text(draw, (right - tw / 2, mid), tag, tag_font, INK, anchor="mm")
+        right -= tw + 12
+        draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
+        draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=14, outline=INK, width=2)
+    name_font = fit_font(label, 34, right - (x0 + 64), "bold", min_size=18)
+    draw_text(draw, (x0 + 64, mid), label, name_font, owner.ink, anchor="lm")
 
 
 def _unit_counts(
@@ -407,11 +423,12 @@ def events_height(view: Mapping[str, Any], width: float) -> float:
     return 62 + sum(card_height(n, t, inner) + 10 for n, t in cards) + (0 if cards else 50) + 8
 
 
-def draw_events(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any]) -> None:
+def draw_events(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any]) -> None:
     """The face-up cards with names and whole texts, plus deck and discard sizes.
 
     Why one card per line: at phone width three cards side by side leave ~25 characters per
-    line; full-width rows keep the text at the size of the rest of the board."""
+    line; full-width rows keep the text at the size of the rest of the board. Each card comes
+    from :func:`renderer.base.cached_art`: the row changes far less often than the board."""
     x0, y0, x1, _ = box
     frame(draw, box, "Event cards (face up)")
     info = f"deck {as_int(view.get('deck_size'))} · discard {as_int(view.get('discard_size'))}"
@@ -422,7 +439,8 @@ def draw_events(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any]) ->
         draw_text(draw, (x0 + PAD, y + 20), "No face-up cards.", font(28), MUTED, anchor="lm")
     for name, text in cards:
         h = card_height(name, text, x1 - x0 - 2 * PAD)
-        draw_card(draw, (x0 + PAD, y, x1 - PAD, y + h), name, text)
+        card = partial(draw_card, name=name, text=text)
+        cached_art(image, (x0 + PAD, y, x1 - PAD, y + h), ("duellum-card", name, text), card, background=PANEL)
         y += h + 10
 
 
