@@ -11,6 +11,7 @@ cards (those are drawn only by the private hand image).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -266,16 +267,17 @@ def draw_nation(
 ) -> None:
     """One nation's public holdings: VP, resources, units, walls, techs with prices,
     personalities, rondel, hand size and sea points. The mover's panel has a yellow frame and
-    a "TO MOVE" badge in its title bar (the same place for both nations). The frame and title
-    bar come from :func:`renderer.base.cached_art` (they change only with the score or the
-    turn's mover)."""
+    a "TO MOVE" badge in its title bar (the same place for both nations). The frame, with the
+    stone and the mover's yellow edge, comes from :func:`renderer.base.cached_art` (it changes
+    only with the panel's size and the mover)."""
     x0, y0, x1, _ = box
     vp_text = f"{as_int(player.get('vp'))}/{WIN_PERSONALITIES}"
     tag = "WINNER" if winner else ("TO MOVE" if to_move else "")
-    title = ("duellum-nation-title", owner, label, vp_text, tag)
-    cached_art(
-        image, box, title, lambda d, b: _nation_title(d, b, owner, label, vp_text, tag), background=PAPER, margin=2
-    )
+    highlighted = bool(tag)
+    frame_key = ("duellum-nation-frame", owner, highlighted)
+    frame_art = partial(_nation_frame, owner=owner, highlighted=highlighted)
+    cached_art(image, box, frame_key, frame_art, background=PAPER, margin=2)
+    _nation_title(draw, box, owner, label, vp_text, tag)
 
     cap = font(22)
     num = font(NUM, "bold")
@@ -315,15 +317,23 @@ def draw_nation(
     draw_lines(draw, (x0 + PAD, y), _footer_lines(player, x1 - x0 - 2 * PAD), font(FOOT_SIZE), INK)
 
 
-def _nation_title(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, label: str, vp_text: str, tag: str) -> None:
-    """The panel's frame and title bar: stone, name, score and the TO MOVE / WINNER badge with
-    its yellow frame (drawn up to 2 px outside ``box``)."""
+def _nation_frame(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, highlighted: bool) -> None:
+    """The panel's frame and empty title bar with the nation's stone; the mover's or winner's
+    panel has a yellow frame (drawn up to 2 px outside ``box``)."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=3)
     draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), radius=10, fill=owner.fill)
     draw.line((x0 + 3, y0 + TITLE_H, x1 - 3, y0 + TITLE_H), fill=INK, width=2)
+    icons.stone(draw, x0 + 34, y0 + 3 + (TITLE_H - 3) / 2, 21, owner.fill, owner.ink, owner.letter)
+    if highlighted:
+        draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
+        draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=14, outline=INK, width=2)
+
+
+def _nation_title(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, label: str, vp_text: str, tag: str) -> None:
+    """The title bar's texts: name, score and the TO MOVE / WINNER badge."""
+    x0, y0, x1, _ = box
     mid = y0 + 3 + (TITLE_H - 3) / 2
-    icons.stone(draw, x0 + 34, mid, 21, owner.fill, owner.ink, owner.letter)
     vp_font = font(40, "bold")
     right = x1 - PAD
     draw_text(draw, (right, mid + 2), "VP", font(22, "bold"), owner.ink, anchor="rm")
@@ -336,8 +346,6 @@ def _nation_title(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, label: str,
         draw.rounded_rectangle((right - tw, mid - 18, right, mid + 18), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
         draw_text(draw, (right - tw / 2, mid), tag, tag_font, INK, anchor="mm")
         right -= tw + 12
-        draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
-        draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=14, outline=INK, width=2)
     name_font = fit_font(label, 34, right - (x0 + 64), "bold", min_size=18)
     draw_text(draw, (x0 + 64, mid), label, name_font, owner.ink, anchor="lm")
 
@@ -511,10 +519,17 @@ def _settled(sentence: str, later: Sequence[str]) -> bool:
 
 def ordered_summary(summary: Sequence[str]) -> list[str]:
     """The last turn's sentences, most important first (stable within a rank)."""
+    return list(_ordered(tuple(summary)))
+
+
+@functools.lru_cache(maxsize=256)
+def _ordered(summary: tuple[str, ...]) -> tuple[str, ...]:
+    """Cached :func:`ordered_summary`: a board measures and draws the summary several times
+    (its font, its lines, its height), each a few dozen regular-expression searches."""
     kept = [
         s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])
     ]
-    return sorted(kept, key=importance)
+    return tuple(sorted(kept, key=importance))
 
 
 def is_setup(view: Mapping[str, Any]) -> bool:
