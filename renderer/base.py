@@ -762,7 +762,10 @@ def cached_art(
     the tile, and the fonts are added here); the art stays within ``box`` grown by ``margin``;
     and the canvas there is plain ``background`` when it is drawn. The tile's corner is put on
     even pixel coordinates, so positions rounded half-to-even (text) and truncated or rounded
-    half-up (Pillow's shapes) land on the same pixels in the tile as on the board.
+    half-up (Pillow's shapes) land on the same pixels in the tile as on the board. Art whose
+    points come from trigonometry with exact ties (a gear's tooth at sin(pi), ~1e-16 off zero)
+    can round the other way at another origin: such art is not drawn through here (the test
+    tests/renderer/test_cached_art.py compares whole boards both ways).
     """
     if _FRESH.get():
         draw_art(ImageDraw.Draw(image), box)

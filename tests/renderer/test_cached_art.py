@@ -88,3 +88,18 @@ def test_sprite_cache_stays_within_its_pixel_budget() -> None:
     assert cache.pixels <= 1000 and cache.info().size == 3
     cache.get("huge", lambda: base.Sprite(Image.new("RGB", (100, 100)), (), ()))  # used, not kept
     assert cache.pixels <= 1000 and cache.info().builds == 11
+
+
+def test_seven_wonders_tables_with_sprites_equal_tables_drawn_fresh() -> None:
+    from renderer import seven_wonders
+    from tests.renderer.test_seven_wonders import GAME, SCENARIOS, scenario_state
+
+    views = [GAME.view(scenario_state(i), None) for i in range(len(SCENARIOS))]
+    base.SPRITES.clear()
+    with base.fresh_art():
+        fresh = [seven_wonders.table_image(v).tobytes() for v in views]
+    first = [seven_wonders.table_image(v).tobytes() for v in views]
+    again = [seven_wonders.table_image(v).tobytes() for v in reversed(views)][::-1]
+    assert base.SPRITES.info().hits > 0
+    assert first == fresh
+    assert again == fresh
