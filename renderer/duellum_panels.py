@@ -279,47 +279,44 @@ def draw_nation(
     cached_art(image, box, frame_key, frame_art, background=PAPER, margin=2)
     _nation_title(draw, box, owner, label, vp_text, tag)
 
-    cap = font(22)
     num = font(NUM, "bold")
     x = x0 + PAD + CAPTION_W
     y = y0 + TITLE_H + 10 + ROW / 2
-    draw_text(draw, (x0 + PAD, y), "Resources", cap, MUTED, anchor="lm")
     resources = as_map(player.get("resources"))
     step = (x1 - PAD - x) / 4
     for k, res in enumerate(("marble", "iron", "gold", "coins")):
-        cx = x + k * step
-        icons.resource_chip(draw, cx + 19, y, 19, res)
-        draw_text(draw, (cx + 46, y), str(as_int(resources.get(res))), num, INK, anchor="lm")
+        draw_text(draw, (x + k * step + 46, y), str(as_int(resources.get(res))), num, INK, anchor="lm")
     y += ROW
-    draw_text(draw, (x0 + PAD, y), "Box", cap, MUTED, anchor="lm")
-    _unit_counts(draw, x, y, step, as_map(player.get("recruitment_box")), owner, num)
+    _unit_counts(draw, x, y, step, as_map(player.get("recruitment_box")), num)
     y += ROW
-    draw_text(draw, (x0 + PAD, y), "Supply", cap, MUTED, anchor="lm")
-    _unit_counts(draw, x, y, step, as_map(player.get("supply")), owner, num)
-    icons.wall(draw, x + 2 * step + 22, y, 40)
+    _unit_counts(draw, x, y, step, as_map(player.get("supply")), num)
     walls = str(as_int(player.get("walls_in_supply")))
     draw_text(draw, (x + 2 * step + 50, y), walls, num, INK, anchor="lm")
     draw_text(draw, (x + 2 * step + 58 + text_width(walls, num), y), "walls", font(24), INK, anchor="lm")
     y += ROW
-    draw_text(draw, (x0 + PAD, y - 4), "Techs", cap, MUTED, anchor="lm")
     for line in _tech_lines(player, x1 - PAD - x):
         for dx, item in line:
-            _tech_badge(draw, x + dx, y - 4, item)
+            w = _tech_badge_width(*item)
+            badge = (x + dx, y - 4 - 21, x + dx + w, y - 4 + 21)
+            cached_art(image, badge, ("duellum-tech", item), partial(_tech_badge, item=item), background=PANEL)
         y += ROW - 8
     y += 14
     pers = as_map(player.get("personalities"))
     cx = x0 + PAD
     pstep = (x1 - x0 - 2 * PAD) / len(PERSONALITIES)
     for key in PERSONALITIES:
-        _personality(draw, cx, y + 26, key, as_int(pers.get(key)))
+        n = as_int(pers.get(key))
+        card = (cx, y + 1, cx + pstep - 6, y + 78)
+        cached_art(image, card, ("duellum-personality", key, n), partial(_personality, key=key, n=n), background=PANEL)
         cx += pstep
     y += 96
     draw_lines(draw, (x0 + PAD, y), _footer_lines(player, x1 - x0 - 2 * PAD), font(FOOT_SIZE), INK)
 
 
 def _nation_frame(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, highlighted: bool) -> None:
-    """The panel's frame and empty title bar with the nation's stone; the mover's or winner's
-    panel has a yellow frame (drawn up to 2 px outside ``box``)."""
+    """What a nation panel shows every turn: frame, empty title bar with the nation's stone
+    (the mover's or winner's panel with a yellow frame, drawn up to 2 px outside ``box``),
+    the row captions and the icons the counts stand beside."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=3)
     draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), radius=10, fill=owner.fill)
@@ -328,6 +325,21 @@ def _nation_frame(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, highlighted
     if highlighted:
         draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
         draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=14, outline=INK, width=2)
+    cap = font(22)
+    x = x0 + PAD + CAPTION_W
+    y = y0 + TITLE_H + 10 + ROW / 2
+    step = (x1 - PAD - x) / 4
+    draw_text(draw, (x0 + PAD, y), "Resources", cap, MUTED, anchor="lm")
+    for k, res in enumerate(("marble", "iron", "gold", "coins")):
+        icons.resource_chip(draw, x + k * step + 19, y, 19, res)
+    for caption in ("Box", "Supply"):
+        y += ROW
+        draw_text(draw, (x0 + PAD, y), caption, cap, MUTED, anchor="lm")
+        icons.legion(draw, x + 17, y, 30, owner.fill)
+        icons.galley(draw, x + step + 18, y, 34, owner.fill)
+    icons.wall(draw, x + 2 * step + 22, y, 40)
+    y += ROW
+    draw_text(draw, (x0 + PAD, y - 4), "Techs", cap, MUTED, anchor="lm")
 
 
 def _nation_title(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, label: str, vp_text: str, tag: str) -> None:
@@ -351,21 +363,19 @@ def _nation_title(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, label: str,
 
 
 def _unit_counts(
-    draw: ImageDraw.ImageDraw, x: float, y: float, step: float, counts: Mapping[str, Any], owner: Owner, num: Any
+    draw: ImageDraw.ImageDraw, x: float, y: float, step: float, counts: Mapping[str, Any], num: Font
 ) -> None:
-    icons.legion(draw, x + 17, y, 30, owner.fill)
+    """The legion and galley counts of a row (their icons are part of the panel's frame)."""
     draw_text(draw, (x + 46, y), str(as_int(counts.get("legion"))), num, INK, anchor="lm")
-    icons.galley(draw, x + step + 18, y, 34, owner.fill)
     draw_text(draw, (x + step + 46, y), str(as_int(counts.get("galley"))), num, INK, anchor="lm")
 
 
-def _tech_badge(draw: ImageDraw.ImageDraw, x: float, cy: float, item: tuple[str, bool, int | None]) -> None:
-    """A technology: owned ones filled with a check mark; missing ones pale with their price
-    in gold for this nation now (a gold chip and the number)."""
+def _tech_badge(draw: ImageDraw.ImageDraw, box: Box, item: tuple[str, bool, int | None]) -> None:
+    """A technology in ``box`` (42 px high): owned ones filled with a check mark; missing ones
+    pale with their price in gold for this nation now (a gold chip and the number)."""
     name, owned, price = item
     fnt = font(TECH_SIZE, "bold")
-    w = _tech_badge_width(name, owned, price)
-    box = (x, cy - 21, x + w, cy + 21)
+    x, cy = box[0], box[1] + 21
     if owned:
         draw.rectangle(box, fill=OWNED, outline=INK, width=2)
         draw_text(draw, (x + 10, cy), "✓ " + name, fnt, WHITE, anchor="lm")
@@ -378,8 +388,10 @@ def _tech_badge(draw: ImageDraw.ImageDraw, x: float, cy: float, item: tuple[str,
         draw_text(draw, (px + 30, cy), str(price), fnt, INK, anchor="lm")
 
 
-def _personality(draw: ImageDraw.ImageDraw, x: float, y: float, key: str, n: int) -> None:
-    """One personality type: a small card with its initial, the count beside it, name below."""
+def _personality(draw: ImageDraw.ImageDraw, box: Box, key: str, n: int) -> None:
+    """One personality type: a small card with its initial, the count beside it, name below
+    (``box`` from 25 px above the card's centre line)."""
+    x, y = box[0], box[1] + 25
     colour = INK if n else (150, 142, 134)
     draw.rectangle((x, y - 24, x + 34, y + 20), fill=WHITE if n else PANEL, outline=colour, width=2)
     draw_text(draw, (x + 17, y - 2), key[:1].upper(), font(26, "bold"), colour, anchor="mm")
