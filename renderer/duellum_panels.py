@@ -450,7 +450,8 @@ def draw_events(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, view: M
     line; full-width rows keep the text at the size of the rest of the board. Each card comes
     from :func:`renderer.base.cached_art`: the row changes far less often than the board."""
     x0, y0, x1, _ = box
-    frame(draw, box, "Event cards (face up)")
+    caption = "Event cards (face up)"
+    cached_art(image, box, ("duellum-frame", caption), partial(frame, title=caption), background=PAPER)
     info = f"deck {as_int(view.get('deck_size'))} · discard {as_int(view.get('discard_size'))}"
     draw_text(draw, (x1 - PAD, y0 + 14), info, font(28), INK, anchor="ra")
     y = y0 + 62
@@ -586,17 +587,27 @@ def log_height(view: Mapping[str, Any], width: float) -> float:
     return 66 + line_height_of(_log_font(view)) * len(_log_lines(view, width)) + 14
 
 
-def draw_log(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]) -> None:
-    """The last turn's public sentences, most important first, every one of them."""
+def draw_log(
+    image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]
+) -> None:
+    """The last turn's public sentences, most important first, every one of them (the frame
+    with its caption from :func:`renderer.base.cached_art`)."""
     x0, y0, x1, _ = box
-    frame(draw, box)
     title, mover = log_title(view, owner_list)
+    art = partial(_log_frame, title=title, mover=mover)
+    cached_art(image, box, ("duellum-log-frame", title, mover), art, background=PAPER)
+    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), _log_font(view), INK)
+
+
+def _log_frame(draw: ImageDraw.ImageDraw, box: Box, title: str, mover: Owner | None) -> None:
+    """The summary's frame and caption (with the mover's stone)."""
+    x0, y0, _, _ = box
+    frame(draw, box)
     x = x0 + PAD
     if mover is not None:
         icons.stone(draw, x + 18, y0 + 32, 18, mover.fill, mover.ink, mover.letter)
         x += 44
     draw_text(draw, (x, y0 + 32), title, font(LOG_TITLE, "bold"), INK, anchor="lm")
-    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), _log_font(view), INK)
 
 
 # ----------------------------------------------------------------------------- bank
