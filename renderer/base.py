@@ -196,8 +196,10 @@ def font(size: int, style: str = "regular") -> Font:
     return ImageFont.load_default(size=size)
 
 
+@functools.cache
 def fonts_signature() -> tuple[str, ...]:
-    """Which font files are in use; part of static-layer cache keys (fonts change the art)."""
+    """Which font files are in use; part of static-layer and sprite cache keys (fonts change
+    the art). Cached: every sprite lookup asks (cleared with the fonts)."""
     return tuple(str(font_path(s)) for s in ("regular", "bold", "italic"))
 
 
@@ -210,6 +212,7 @@ def clear_font_cache() -> None:
     """Forget found fonts (tests that change the search path; a font installed at runtime)."""
     font_path.cache_clear()
     font.cache_clear()
+    fonts_signature.cache_clear()
     text_width.cache_clear()
     _sprite.cache_clear()
     _long_sprite.cache_clear()

@@ -22,6 +22,7 @@ from renderer.base import (
     MUTED,
     PANEL,
     PANEL_EDGE,
+    PAPER,
     RGB,
     WHITE,
     LayerCache,
@@ -329,10 +330,17 @@ def _pill(draw: ImageDraw.ImageDraw, right: float, cy: float, label: str, fill: 
     return right - w
 
 
+def _panel_frame(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A panel's chamfered frame (its 3 px edge reaches 1 px outside ``box``) and its empty
+    dark title bar."""
+    x0, y0, x1, _ = box
+    ic.rrect(draw, box, PANEL, PANEL_EDGE, width=3, cut=10)
+    ic.rrect(draw, (x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), TITLE_FILL, cut=8)
+
+
 def _title(draw: ImageDraw.ImageDraw, box: Box, city: City) -> None:
     """Seat badge, city name and the phone-size facts: VP (running or final) and choice status."""
     x0, y0, x1, _ = box
-    ic.rrect(draw, (x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), TITLE_FILL, cut=8)
     cy = y0 + 31
     badge = "FC" if city.free_city else str(city.index + 1)
     draw.ellipse((x0 + 10, cy - 21, x0 + 52, cy + 21), fill=WHITE, outline=INK, width=2)
@@ -411,9 +419,10 @@ def _paint_row_item(image: Image.Image, draw: ImageDraw.ImageDraw, item: Item, x
 
 
 def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: City, plan: Plan) -> None:
-    """Paint a planned panel into ``box`` (as tall as the row; the plan fits inside)."""
+    """Paint a planned panel into ``box`` (as tall as the row; the plan fits inside); the empty
+    frame and title bar come from :func:`renderer.base.cached_art` (a big filled polygon)."""
     x0, y0, x1, _ = box
-    ic.rrect(draw, box, PANEL, PANEL_EDGE, width=3, cut=10)
+    cached_art(image, box, ("sw-panel-frame",), _panel_frame, background=PAPER, margin=2)
     _title(draw, box, city)
     left, right = x0 + PAD, x1 - PAD
     y = y0 + TITLE_H + 6
