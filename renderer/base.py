@@ -496,12 +496,14 @@ def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 # zlib: on a 1200 x 2500 Duellum board its level 4 takes 8.9 ms for 123 KiB where zlib took
 # 19 ms at level 5 for 120 KiB and 11.6 ms at level 1 for 177 KiB (measured with
 # bench/bench_render_size.py). A board still over 150 KiB (a turn of five conquests, an
-# 8-city table at the end) is deflated again at level 7, then 12: a higher level everywhere
-# would cost more CPU on every board for bytes only the rare full board needs.
+# 8-city table at the end) is deflated again at level 6 (about 12% smaller, 1.4 times the
+# time), then 9 (~100 ms on a 1200 x 4200 table); never libdeflate's 10-12, whose
+# optimal parsing took 2.5 s on that table. A higher first level everywhere would cost more
+# CPU on every board for bytes only the rare full board needs.
 PNG_ZLIB_LEVEL: Final[int] = 3
 BOARD_COLOURS: Final[int] = 64
 BOARD_ZLIB_LEVEL: Final[int] = 4
-BOARD_FALLBACK_LEVELS: Final[tuple[int, ...]] = (7, 12)
+BOARD_FALLBACK_LEVELS: Final[tuple[int, ...]] = (6, 9)
 _PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
 _PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4), "P": (3, 1)}
 
