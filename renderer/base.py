@@ -317,14 +317,37 @@ def _font_size(fnt: ImageFont.FreeTypeFont) -> int:
     return int(getattr(fnt, "size", 0))
 
 
-def _render_masks(
-    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
-) -> tuple[int, int, Image.Image, Image.Image | None]:
-    """Masks of ``text``: (dx, dy) from the anchor point, the fill mask, the stroke mask."""
+@dataclass(frozen=True, slots=True)
+class TextMasks:
+    """The coverage masks of one string and where each goes relative to the anchor point."""
+
+    fill_at: tuple[int, int]
+    fill: Image.Image
+    stroke_at: tuple[int, int]
+    stroke: Image.Image | None
+
+
+def _render_masks(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int) -> TextMasks:
+    """Masks of ``text`` as ``ImageDraw.text`` would draw them at a whole-pixel anchor point.
+
+    Upright fonts take FreeType's mask as it comes (``getmask2``, with its offset): one
+    layout and one raster per mask. Slanted fonts are drawn into a box measured with
+    ``getbbox``, as before: an oblique glyph can reach a pixel past that box, which this
+    path cuts, and boards keep their pixels (tests/renderer/test_base.py compares both).
+    """
+    mode = "1" if _font_size(fnt) >= ALIASED_FROM else "L"
+    if not _slanted(fnt):
+        core, fill_at = fnt.getmask2(text, mode, anchor=anchor, start=(0.0, 0.0))
+        fill = Image.Image()._new(core)
+        if not stroke:
+            return TextMasks(fill_at, fill, fill_at, None)
+        stroke_core, stroke_at = fnt.getmask2(
+            text, mode, stroke_width=stroke, anchor=anchor, start=(0.0, 0.0), stroke_filled=True
+        )
+        return TextMasks(fill_at, fill, stroke_at, Image.Image()._new(stroke_core))
     box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
     left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
     size = (max(1, right - left), max(1, bottom - top))
-    mode = "1" if _font_size(fnt) >= ALIASED_FROM else "L"
     fill_mask = Image.new("L", size, 0)
     pen = ImageDraw.Draw(fill_mask)
     pen.fontmode = mode
@@ -335,13 +358,16 @@ def _render_masks(
         pen = ImageDraw.Draw(stroke_mask)
         pen.fontmode = mode
         pen.text((-left, -top), text, fill=255, font=fnt, anchor=anchor, stroke_width=stroke)
-    return left, top, fill_mask, stroke_mask
+    return TextMasks((left, top), fill_mask, (left, top), stroke_mask)
+
+
+def _slanted(fnt: ImageFont.FreeTypeFont) -> bool:
+    style = str(getattr(fnt.font, "style", "")).lower()
+    return "italic" in style or "oblique" in style
 
 
 @functools.lru_cache(maxsize=2048)
-def _sprite(
-    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
-) -> tuple[int, int, Image.Image, Image.Image | None]:
+def _sprite(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int) -> TextMasks:
     """Cached :func:`_render_masks`.
 
     Why: rasterising glyphs is most of the cost of a turn's image, and most strings (numbers,
@@ -351,9 +377,7 @@ def _sprite(
 
 
 @functools.lru_cache(maxsize=256)
-def _long_sprite(
-    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
-) -> tuple[int, int, Image.Image, Image.Image | None]:
+def _long_sprite(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int) -> TextMasks:
     """Cached masks of long strings (sentences): fewer of them are kept, as each is larger;
     event-card texts, footers and the bank line repeat from one turn's board to the next."""
     return _render_masks(text, fnt, anchor, stroke)
@@ -384,11 +408,13 @@ def draw_text(
         drawn.append(text)
     if isinstance(fnt, ImageFont.FreeTypeFont):
         masks = _sprite if len(text) <= _SPRITE_MAX_CHARS else _long_sprite
-        dx, dy, fill_mask, stroke_mask = masks(text, fnt, anchor, stroke)
-        pos = (round(xy[0]) + dx, round(xy[1]) + dy)
-        if stroke_mask is not None:
-            draw.bitmap(pos, stroke_mask, fill=stroke_fill)
-        draw.bitmap(pos, fill_mask, fill=fill)
+        drawn_masks = masks(text, fnt, anchor, stroke)
+        px, py = round(xy[0]), round(xy[1])
+        if drawn_masks.stroke is not None:
+            sx, sy = drawn_masks.stroke_at
+            draw.bitmap((px + sx, py + sy), drawn_masks.stroke, fill=stroke_fill)
+        fx, fy = drawn_masks.fill_at
+        draw.bitmap((px + fx, py + fy), drawn_masks.fill, fill=fill)
         return
     left, top, right, bottom = fnt.getbbox(text)
     w, h = right - left, bottom - top

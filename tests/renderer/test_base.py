@@ -163,3 +163,34 @@ def test_renderer_imports_only_pillow_engine_and_stdlib() -> None:
                 top = name.split(".")[0]
                 assert top not in FORBIDDEN, f"{path.name} imports {name}"
                 assert top in ALLOWED_IMPORTS or top in sys.stdlib_module_names, f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize("style", ["regular", "bold"])
+def test_upright_text_masks_draw_the_pixels_of_the_measured_box_path(
+    style: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FreeType's own masks (one layout each) give the pixels the getbbox-measured masks gave."""
+    if base.font_path(style) is None:
+        pytest.skip("no TrueType font installed on this machine")
+    texts = ["Rondel: DUELLUM · 3 event cards in", "✓ RES PUBLICA", "12", "VP", "Mare Ligusticum", "•  Romans (Ag)"]
+
+    def board(masks: list[base.TextMasks]) -> bytes:
+        image = Image.new("RGB", (900, 80 * len(masks)), base.PANEL)
+        draw = ImageDraw.Draw(image)
+        for k, m in enumerate(masks):
+            if m.stroke is not None:
+                draw.bitmap((450 + m.stroke_at[0], 40 + 80 * k + m.stroke_at[1]), m.stroke, fill=base.WHITE)
+            draw.bitmap((450 + m.fill_at[0], 40 + 80 * k + m.fill_at[1]), m.fill, fill=base.INK)
+        return image.tobytes()
+
+    cases = [
+        (text, base.font(size, style), anchor, stroke)
+        for size in (14, 19, 20, 32, 46)
+        for anchor in ("la", "lm", "mm", "rm", "ls")
+        for stroke in (0, 3)
+        for text in texts
+    ]
+    upright = [base._render_masks(*case) for case in cases]
+    monkeypatch.setattr(base, "_slanted", lambda fnt: True)
+    measured = [base._render_masks(*case) for case in cases]
+    assert board(upright) == board(measured)
