@@ -104,6 +104,8 @@ def hex_size_for(hexes: Sequence[str], width: int) -> float:
 REGIONS: LayerCache[tuple[Image.Image, tuple[int, int]]] = LayerCache(maxsize=256)
 """Static layers of single regions (RGBA, with where to paste them), shared by every base."""
 SEA_BG: Final[RGB] = (214, 226, 236)
+LABEL_SCALE: Final[float] = 0.34
+"""Hex label size to hex size: about 8 px high when the 1600 px board is shown 400 px wide."""
 
 
 def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -> tuple[Image.Image, tuple[int, int]]:
@@ -115,7 +117,8 @@ def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -
     right, bottom = int(max(x for x, _ in pts)) + pad + 1, int(max(y for _, y in pts)) + pad + 1
     layer = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
-    small = font(max(12, int(geo.size * 0.22)))
+    label = font(max(14, int(geo.size * LABEL_SCALE)), "bold")
+    halo = max(2, round(geo.size * 0.035))
     tiny = font(max(11, int(geo.size * 0.17)))
 
     def at(p: tuple[float, float]) -> tuple[float, float]:
@@ -126,7 +129,20 @@ def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -
         draw.polygon([at(p) for p in geo.corners(h)], fill=fill, outline=tint(INK, 0.55))
         x, y = at(geo.centre(h))
         ink = ink_on(fill)
-        draw_text(draw, (x, y - geo.size * 0.62), h.upper(), small, ink, anchor="mm")
+        # The label players type: bold with a halo of the opposite ink, so it still reads when a
+        # phone shows the map a quarter of its size; it sits in the top of the hex, above the
+        # city disc, its mood ring, the unit badges and ships (none reaches higher than 0.42 of
+        # the size above the centre) and below the yellow outline of a changed hex.
+        draw_text(
+            draw,
+            (x, y - geo.size * 0.57),
+            h.upper(),
+            label,
+            ink,
+            anchor="mm",
+            stroke=halo,
+            stroke_fill=INK if ink == WHITE else WHITE,
+        )
         if i < len(terrain):
             draw_text(draw, (x, y + geo.size * 0.66), TERRAIN_LETTER.get(terrain[i], ""), tiny, ink, anchor="mm")
         else:
@@ -261,7 +277,7 @@ def _units(draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: 
         offsets[space] = k + 1
         text = " ".join(f"{'A' if kind == 'army' else 'S'}{n}" for kind, n in sorted(kinds.items()))
         fill = owner_fill(owner, colours)
-        cx, cy = x + geo.size * 0.5, y - geo.size * 0.32 + k * geo.size * 0.32
+        cx, cy = x + geo.size * 0.5, y - geo.size * 0.28 + k * geo.size * 0.32  # under the hex label
         w = geo.size * 0.2 * len(text) * 0.55 + 8
         draw.rounded_rectangle(
             (cx - w, cy - geo.size * 0.14, cx + w, cy + geo.size * 0.14), radius=5, fill=fill, outline=INK, width=2
