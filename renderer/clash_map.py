@@ -125,19 +125,22 @@ LABEL_SCALE: Final[float] = 0.34
 
 def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -> Layer:
     """One region's hexes (fill, name, terrain word or "?") and its outline on a layer just large
-    enough, with the top-left pixel where it goes on the base.
+    enough, with its mask and the top-left pixel where it goes on the base.
 
-    Why a 1-bit mask and not the layer's alpha: every pixel of the layer is either drawn (inside
-    a hex or on the outline, text only on the opaque hex fill) or empty, so the alpha is 0 or 255
-    and pasting through a 1-bit mask gives the same pixels at a quarter of the cost of blending
-    through the alpha (issue 14 follow-up: the base of a newly explored map is put together
-    from about twenty regions)."""
-    pts = [p for h in hexes for p in geo.corners(h)]
+    Why a 1-bit mask drawn beside the layer: every pixel of a region is either drawn (inside a
+    hex or on the outline; text lies only on the opaque hex fill) or not, so the shapes drawn
+    once more on a 1-bit image are the exact mask, and pasting through it costs a quarter of
+    blending an RGBA layer through its alpha (issue 14 follow-up: the base of a newly explored
+    map is put together from about twenty regions, and the process-wide layer cache is small)."""
+    corners = {h: geo.corners(h) for h in hexes}
+    centres = {h: geo.centre(h) for h in hexes}
+    pts = [p for h in hexes for p in corners[h]]
     pad = max(2, int(geo.size * 0.06)) + 2
     left, top = int(min(x for x, _ in pts)) - pad, int(min(y for _, y in pts)) - pad
     right, bottom = int(max(x for x, _ in pts)) + pad + 1, int(max(y for _, y in pts)) + pad + 1
-    layer = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
+    layer = Image.new("RGB", (right - left, bottom - top))
+    mask = Image.new("1", layer.size, 0)
+    draw, shape = ImageDraw.Draw(layer), ImageDraw.Draw(mask)
     label = font(max(14, int(geo.size * LABEL_SCALE)), "bold")
     halo = max(2, round(geo.size * 0.035))
     tiny = font(max(11, int(geo.size * 0.17)))
@@ -147,8 +150,10 @@ def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -
 
     for i, h in enumerate(hexes):
         fill = TERRAIN_FILL.get(terrain[i], UNKNOWN_FILL) if i < len(terrain) else UNKNOWN_FILL
-        draw.polygon([at(p) for p in geo.corners(h)], fill=fill, outline=tint(INK, 0.55))
-        x, y = at(geo.centre(h))
+        outline = [at(p) for p in corners[h]]
+        draw.polygon(outline, fill=fill, outline=tint(INK, 0.55))
+        shape.polygon(outline, fill=1, outline=1)
+        x, y = at(centres[h])
         ink = ink_on(fill)
         # The label players type: bold with a halo of the opposite ink, so it still reads when a
         # phone shows the map a quarter of its size; it sits in the top of the hex, above the
@@ -169,18 +174,17 @@ def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -
         else:
             draw_text(draw, (x, y), "?", font(int(geo.size * 0.5), "bold"), tint(INK, 0.35), anchor="mm")
     # Region outline: the outer edges of its four hexes.
+    width = max(2, int(geo.size * 0.06))
     for h in hexes:
-        corners = geo.corners(h)
-        x0, y0 = geo.centre(h)
+        x0, y0 = centres[h]
         for k in range(6):
-            a, b = corners[k], corners[(k + 1) % 6]
-            mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-            ox, oy = 2 * mx - x0, 2 * my - y0
-            inside = any(math.dist((ox, oy), geo.centre(o)) < geo.size * 0.5 for o in hexes if o != h)
+            a, b = corners[h][k], corners[h][(k + 1) % 6]
+            ox, oy = a[0] + b[0] - x0, a[1] + b[1] - y0  # the centre of the hex across this edge
+            inside = any(math.dist((ox, oy), centres[o]) < geo.size * 0.5 for o in hexes if o != h)
             if not inside:
-                draw.line([at(a), at(b)], fill=INK, width=max(2, int(geo.size * 0.06)))
-    mask = layer.getchannel("A").convert("1", dither=Image.Dither.NONE)
-    return layer.convert("RGB"), mask, (left, top)
+                draw.line([at(a), at(b)], fill=INK, width=width)
+                shape.line([at(a), at(b)], fill=1, width=width)
+    return layer, mask, (left, top)
 
 
 def _base(view: Mapping[str, Any], geo: Geometry) -> Image.Image:

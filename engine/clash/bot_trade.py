@@ -131,19 +131,30 @@ def _can_take(me: Player, other: Player, get: Goods) -> bool:
     return all(holding(other, g) >= n and room(me, g) >= n for g, n in get.items())
 
 
-def candidates(state: State, seat: int, other: int) -> list[Plan]:
-    """Offers to ``other``, the best first: resources lacked for a wanted build, one for one,
-    then the same with one resource more given."""
-    me, them = state.pl[seat], state.pl[other]
+def wants(state: State, seat: int) -> list[tuple[Goods, Goods]]:
+    """For each wanted build it could pay after a trade, best first: (what it lacks, what its
+    builds up to this one need in all, which a trade must leave it)."""
+    me = state.pl[seat]
     keep: Goods = {}
+    out: list[tuple[Goods, Goods]] = []
     for cost, order in goals(state, seat):
         short = shortfall(me, cost, order)
         for g, n in cost.items():
             keep[g] = keep.get(g, 0) + n
-        if not short:
-            continue  # payable now: its resources stay, the next build may still need some
-        if sum(short.values()) > MAX_MISSING or any(g not in GOODS for g in short) or not _can_take(me, them, short):
-            continue  # too far off, or not from this player: the next build may be within reach
+        # Payable now: its resources stay, and the next build may still lack some. Too far off
+        # (or lacking Gold): the next build may be within reach.
+        if short and sum(short.values()) <= MAX_MISSING and all(g in GOODS for g in short):
+            out.append((short, dict(keep)))
+    return out
+
+
+def candidates(state: State, seat: int, other: int, wanted: list[tuple[Goods, Goods]]) -> list[Plan]:
+    """Offers to ``other``, the best first: what the first wanted build ``other`` can supply
+    lacks, one for one, then the same with one resource more given."""
+    me, them = state.pl[seat], state.pl[other]
+    for short, keep in wanted:
+        if not _can_take(me, them, short):
+            continue
         out: list[Plan] = []
         units = sum(short.values())
         for extra in (0, 1):
@@ -169,10 +180,12 @@ def _fallback(state: State, seat: int, other: int) -> list[Plan]:
     return []
 
 
-def offer_plan(state: State, seat: int, other: int, invited: bool) -> Plan | None:
+def offer_plan(
+    state: State, seat: int, other: int, invited: bool, wanted: list[tuple[Goods, Goods]] | None = None
+) -> Plan | None:
     """The offer to write to ``other`` (``None``: none worth writing): the first candidate that
-    ``other`` has not declined this turn."""
-    plans = candidates(state, seat, other)
+    ``other`` has not declined this turn (``wanted``: :func:`wants`, when already known)."""
+    plans = candidates(state, seat, other, wants(state, seat) if wanted is None else wanted)
     if invited and not plans:
         plans = _fallback(state, seat, other)
     declined = set(state.pl[state.active].used)
@@ -189,9 +202,12 @@ def opening(state: State, seat: int, actions: list[Action]) -> Action | None:
     p = state.pl[seat]
     if state.phase != "turn" or state.active != seat or state.actions_left < 1 or USED in p.used or OFFERS < 1:
         return None
+    wanted = wants(state, seat)
+    if not wanted:
+        return None
     best: tuple[int, int] | None = None
     for other in state.clockwise_from(seat)[1:]:
-        plan = offer_plan(state, seat, other, invited=False)
+        plan = offer_plan(state, seat, other, False, wanted)
         if plan is None:
             continue
         supply = sum(holding(state.pl[other], g) for g in plan[1])
