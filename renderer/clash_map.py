@@ -120,7 +120,16 @@ REGIONS: LayerCache[Layer] = LayerCache(maxsize=256)
 """Static layers of single regions, shared by every base."""
 SEA_BG: Final[RGB] = (214, 226, 236)
 LABEL_SCALE: Final[float] = 0.34
+LABEL_DARK: Final[float] = 115.0
+"""Luminance under which a hex's words are white (forest, 104) rather than black (mountain, 136)."""
 """Hex label size to hex size: about 8 px high when the 1600 px board is shown 400 px wide."""
+
+
+def label_ink(fill: RGB) -> RGB:
+    """Black on every terrain but the darkest (forest): the mid-brown mountain reads better with
+    black letters than with the white that :func:`renderer.base.ink_on` gives it."""
+    r, g, b = fill
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > LABEL_DARK else WHITE
 
 
 def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -> Layer:
@@ -142,7 +151,6 @@ def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -
     mask = Image.new("1", layer.size, 0)
     draw, shape = ImageDraw.Draw(layer), ImageDraw.Draw(mask)
     label = font(max(14, int(geo.size * LABEL_SCALE)), "bold")
-    halo = max(2, round(geo.size * 0.035))
     tiny = font(max(11, int(geo.size * 0.17)))
 
     def at(p: tuple[float, float]) -> tuple[float, float]:
@@ -154,21 +162,13 @@ def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -
         draw.polygon(outline, fill=fill, outline=tint(INK, 0.55))
         shape.polygon(outline, fill=1, outline=1)
         x, y = at(centres[h])
-        ink = ink_on(fill)
-        # The label players type: bold with a halo of the opposite ink, so it still reads when a
-        # phone shows the map a quarter of its size; it sits in the top of the hex, above the
-        # city disc, its mood ring, the unit badges and ships (none reaches higher than 0.42 of
-        # the size above the centre) and below the yellow outline of a changed hex.
-        draw_text(
-            draw,
-            (x, y - geo.size * 0.57),
-            h.upper(),
-            label,
-            ink,
-            anchor="mm",
-            stroke=halo,
-            stroke_fill=INK if ink == WHITE else WHITE,
-        )
+        ink = label_ink(fill)
+        # The label players type: large and bold so it still reads when a phone shows the map a
+        # quarter of its size; it sits in the top of the hex, above the city disc, its mood
+        # ring, the unit badges and ships (none reaches higher than 0.42 of the size above the
+        # centre) and below the yellow outline of a changed hex. No halo: at a quarter size a
+        # halo blurred the glyphs (and cost a tenth more PNG bytes).
+        draw_text(draw, (x, y - geo.size * 0.57), h.upper(), label, ink, anchor="mm")
         if i < len(terrain):
             draw_text(draw, (x, y + geo.size * 0.66), TERRAIN_LETTER.get(terrain[i], ""), tiny, ink, anchor="mm")
         else:

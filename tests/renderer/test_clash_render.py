@@ -14,7 +14,7 @@ import renderer
 from engine.clash import ClashGame
 from engine.clash.builder import Position
 from renderer import clash_panels
-from renderer.base import HIGHLIGHT, STATIC_LAYERS, text_watch
+from renderer.base import HIGHLIGHT, STATIC_LAYERS, font, text_watch
 from renderer.clash import board_image, header_text
 from renderer.clash_panels import CATEGORIES, page_image
 
@@ -145,3 +145,33 @@ def test_mood_rings_are_no_player_colour() -> None:
     for ring in MOOD_RING.values():
         for fill in fills:
             assert max(abs(a - b) for a, b in zip(ring, fill, strict=True)) >= 80, (ring, fill)
+
+
+def _label_box(view: dict[str, Any], space: str) -> tuple[int, int, int, int]:
+    """The pixels of a hex label on the map drawn alone (``map_image``, board width)."""
+    from renderer.clash import MARGIN, WIDTH
+    from renderer.clash_map import LABEL_SCALE, map_geometry
+
+    hexes = tuple(h for s in view["slots"] for h in s["hexes"])
+    geo = map_geometry(hexes, WIDTH - 2 * MARGIN)
+    x, y = geo.centre(space)
+    left, top, right, bottom = font(int(geo.size * LABEL_SCALE), "bold").getbbox(space.upper(), anchor="mm")
+    y -= geo.size * 0.57
+    return int(x + left), int(y + top), int(x + right) + 1, int(y + bottom) + 1
+
+
+def test_hex_labels_read_at_400_px_and_no_piece_covers_them() -> None:
+    from renderer.clash import MARGIN, WIDTH
+    from renderer.clash_map import map_image
+
+    pos = Position(2).clear_units().turn(0)
+    bare = GAME.view(pos.state, None)
+    box = _label_box(bare, "d2")
+    assert (box[3] - box[1]) / 4 >= 5, "letters at least 5 px high when the board is shown 400 px wide"
+    pos.city(0, "d2", mood="happy", pieces=("temple", "fortress", "academy"))
+    pos.units(0, "d2", army=3, settler=1).units(1, "d2", army=1)
+    pos.state.changed = ["d2"]  # the yellow outline of a changed hex too
+    full = GAME.view(pos.state, None)
+    width = WIDTH - 2 * MARGIN
+    before, after = map_image(bare, width).crop(box), map_image(full, width).crop(box)
+    assert before.tobytes() == after.tobytes()
