@@ -168,6 +168,8 @@ def compose(state: State, seat: int, a: Action) -> list[Event]:
         return []
     if a.kind == "cancel":
         state.pending = {}
+        if seat != state.active and not (pend["give"] or pend["get"] or pend.get("cards")):
+            return [public(f"{colour(seat)} makes no trade offer.", "trade")]  # invited, wrote nothing
         return [public(f"{colour(seat)} withdraws the trade offer.", "trade")]
     other = int(pend["to"])
     cards = list(pend.get("cards", []))

@@ -90,6 +90,8 @@ def test_invited_bot_writes_an_offer_then_a_better_one_then_withdraws() -> None:
     pos.play(1, "invite red")
     assert _write(pos, 0) == ["cancel"]
     assert pos.state.pending == {}
+    pos.turn(0).turn(1).play(1, "invite red")
+    assert pos.play(0, "cancel")[0].text == "Red makes no trade offer."
 
 
 def test_invited_bot_lacking_nothing_offers_from_its_largest_pile() -> None:
