@@ -164,14 +164,18 @@ def test_hex_labels_read_at_400_px_and_no_piece_covers_them() -> None:
     from renderer.clash import MARGIN, WIDTH
     from renderer.clash_map import map_image
 
-    pos = Position(2).clear_units().turn(0)
+    pos = Position(2).clear_units().reveal_all().turn(0)
+    sea = sorted(h for h, t in pos.state.terrain.items() if t == "sea")[0]
     bare = GAME.view(pos.state, None)
-    box = _label_box(bare, "d2")
-    assert (box[3] - box[1]) / 4 >= 5, "letters at least 5 px high when the board is shown 400 px wide"
+    boxes = [_label_box(bare, "d2"), _label_box(bare, sea)]
+    assert (boxes[0][3] - boxes[0][1]) / 4 >= 5, "letters at least 5 px high when the board is shown 400 px wide"
     pos.city(0, "d2", mood="happy", pieces=("temple", "fortress", "academy"))
     pos.units(0, "d2", army=3, settler=1).units(1, "d2", army=1)
-    pos.state.changed = ["d2"]  # the yellow outline of a changed hex too
+    pos.ship(0, sea, army=1, settler=1)
+    pos.ship(1, sea)
+    pos.state.changed = ["d2", sea]  # the yellow outline of a changed hex too
     full = GAME.view(pos.state, None)
     width = WIDTH - 2 * MARGIN
-    before, after = map_image(bare, width).crop(box), map_image(full, width).crop(box)
-    assert before.tobytes() == after.tobytes()
+    for box in boxes:
+        before, after = map_image(bare, width).crop(box), map_image(full, width).crop(box)
+        assert before.tobytes() == after.tobytes()
