@@ -35,6 +35,7 @@ from renderer.base import (
     player_fill,
     tint,
 )
+from renderer.clash_shapes import outlined_polygon
 from renderer.clash_wonders import draw_city_mark
 from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
 
@@ -243,7 +244,7 @@ def draw_map(image: Image.Image, origin: tuple[int, int], view: Mapping[str, Any
     colours = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players"))]
     for h in str_list(view.get("changed")):
         if h in hexes:
-            draw.polygon(geo.corners(h, geo.size * 0.06), outline=HIGHLIGHT, width=max(4, int(geo.size * 0.1)))
+            outlined_polygon(image, geo.corners(h, geo.size * 0.06), HIGHLIGHT, max(4, int(geo.size * 0.1)))
     for h in [x for x in str_list(view.get("exhausted")) if x in hexes]:
         x, y = geo.centre(h)
         r = geo.size * 0.3
@@ -252,9 +253,9 @@ def draw_map(image: Image.Image, origin: tuple[int, int], view: Mapping[str, Any
     known = set(hexes)
     for city in as_list(view.get("cities")):
         if as_str(as_map(city).get("space")) in known:
-            _city(draw, geo, as_map(city), colours)
+            _city(image, draw, geo, as_map(city), colours)
     units = [u for u in as_list(view.get("units")) if as_str(as_map(u).get("space")) in known]
-    _units(draw, geo, units, colours)
+    _units(image, draw, geo, units, colours)
 
 
 def owner_fill(owner: int, colours: Sequence[str]) -> RGB:
@@ -264,7 +265,9 @@ def owner_fill(owner: int, colours: Sequence[str]) -> RGB:
     return player_fill(colours[owner], owner)
 
 
-def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], colours: Sequence[str]) -> None:
+def _city(
+    image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], colours: Sequence[str]
+) -> None:
     space = as_str(city.get("space"))
     if not space:
         return
@@ -277,7 +280,7 @@ def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], col
         draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), fill=ring, outline=INK, width=2)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=3)
     draw_text(draw, (x, y), str(as_int(city.get("size"), 1)), font(int(r * 1.1), "bold"), ink_on(fill), anchor="mm")
-    draw_city_mark(draw, city, x, y, r)
+    draw_city_mark(image, draw, city, x, y, r)
     pieces = as_map(city.get("pieces"))
     bx = x - (len(pieces) * r * 0.62) / 2 + r * 0.31
     for name, col in pieces.items():
@@ -303,7 +306,9 @@ def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], col
         )
 
 
-def _units(draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: Sequence[str]) -> None:
+def _units(
+    image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: Sequence[str]
+) -> None:
     stacks: dict[tuple[str, int], dict[str, int]] = {}
     ships: list[Mapping[str, Any]] = []
     cargo: dict[tuple[int, int], list[str]] = {}
@@ -347,7 +352,7 @@ def _units(draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: 
             (x + hw * 0.7, cy + geo.size * 0.16),
             (x - hw * 0.7, cy + geo.size * 0.16),
         ]
-        draw.polygon(hull, fill=fill, outline=INK, width=2)
+        outlined_polygon(image, hull, INK, 2, fill)
         load = cargo.get((owner, as_int(s.get("number"))), [])
         label = f"{as_int(s.get('number'))}" + (
             "+" + "".join("A" if c == "army" else "S" for c in load) if load else ""
