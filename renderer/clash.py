@@ -17,8 +17,8 @@ from PIL import ImageDraw
 
 from renderer.base import INK, PAPER, draw_text, encode_board, fit_font, font, new_canvas
 from renderer.clash_battle import draw_strip, mark_battles, strip_height
-from renderer.clash_map import map_image
-from renderer.clash_panels import draw_summary, page_image, summary_height
+from renderer.clash_map import draw_map, map_height
+from renderer.clash_panels import draw_pieces, draw_summary, page_image, summary_height
 from renderer.clash_wonders import offer_line, revealed_line
 from renderer.viewdata import as_int, as_list, as_map, as_str
 
@@ -93,23 +93,23 @@ def choice_line(view: Mapping[str, Any]) -> str:
 
 def board_image(view: Mapping[str, Any]) -> Any:
     """The public image as a Pillow image (before encoding; the benchmark times both)."""
-    mp = map_image(view, WIDTH - 2 * MARGIN)
-    mark_battles(mp, view, WIDTH - 2 * MARGIN)
+    map_h = map_height(view, WIDTH - 2 * MARGIN)
     strip = strip_height(view)
     summary = summary_height(view)
     extra = choice_line(view) or offer_line(view) or revealed_line(view)
     head = HEADER_H + (36 if extra else 0)
-    height = head + MARGIN + mp.height + GAP + (strip + GAP if strip else 0) + summary + MARGIN
+    height = head + MARGIN + map_h + GAP + (strip + GAP if strip else 0) + summary + MARGIN
     image = new_canvas((WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     l1, l2 = header_text(view)
-    draw_text(draw, (MARGIN, 14), l1, font(32, "bold"), INK)
-    draw_text(draw, (MARGIN, 56), l2, font(26), INK)
+    draw_pieces(draw, (MARGIN, 14), l1, font(32, "bold"), anchor="la")
+    draw_pieces(draw, (MARGIN, 56), l2, font(26), anchor="la")
     if extra:
-        draw_text(draw, (MARGIN, 94), extra, fit_font(extra, 24, WIDTH - 2 * MARGIN), INK)
+        draw_text(draw, (MARGIN, 94), extra, fit_font(extra, 24, WIDTH - 2 * MARGIN), INK)  # rarely changes
     draw.line((0, head, WIDTH, head), fill=INK, width=2)
-    image.paste(mp, (MARGIN, head + MARGIN))
-    y = head + MARGIN + mp.height + GAP
+    draw_map(image, (MARGIN, head + MARGIN), view, WIDTH - 2 * MARGIN)
+    mark_battles(image, view, WIDTH - 2 * MARGIN, (MARGIN, head + MARGIN))
+    y = head + MARGIN + map_h + GAP
     if strip:
         draw_strip(draw, (MARGIN, y, WIDTH - MARGIN, y + strip), view)
         y += strip + GAP

@@ -15,7 +15,7 @@ from typing import Any, Final
 from PIL import Image, ImageDraw
 
 from renderer.base import INK, PANEL, RGB, WHITE, draw_text, fit_text, font, ink_on, tint
-from renderer.clash_map import Geometry, hex_size_for, owner_fill
+from renderer.clash_map import map_geometry, owner_fill
 from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
 
 ROW_H: Final[int] = 76
@@ -46,16 +46,17 @@ def _name(seat: int, colours: Sequence[str]) -> str:
     return colours[seat] if 0 <= seat < len(colours) else "Barbarians"
 
 
-def mark_battles(image: Image.Image, view: Mapping[str, Any], width: int) -> None:
-    """On the map image (as :func:`renderer.clash_map.map_image` drew it ``width`` wide): an arrow
-    in the attacker's colour from its origin and crossed swords on the battle space."""
+def mark_battles(image: Image.Image, view: Mapping[str, Any], width: int, at: tuple[int, int] = (0, 0)) -> None:
+    """On the map (as :func:`renderer.clash_map.draw_map` drew it ``width`` wide with its corner
+    at ``at`` of ``image``): an arrow in the attacker's colour from its origin and crossed swords on the
+    battle space."""
     found = battles(view)
     if not found:
         return
     hexes = [h for s in as_list(view.get("slots")) for h in str_list(as_map(s).get("hexes"))]
     if not hexes:
         return
-    geo = Geometry(hexes, hex_size_for(hexes, width), 20)
+    geo = map_geometry(tuple(hexes), width, at)
     draw = ImageDraw.Draw(image)
     # Arrows are see-through: where one crosses a hex's name, terrain word or a city's mood
     # word, the word still reads (play-test: an opaque arrow hid "angry" and "forest").

@@ -12,6 +12,7 @@ cold-render time).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -34,6 +35,7 @@ from renderer.base import (
     player_fill,
     tint,
 )
+from renderer.clash_shapes import outlined_polygon
 from renderer.clash_wonders import draw_city_mark
 from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
 
@@ -59,6 +61,7 @@ MOOD_RING: Final[Mapping[str, RGB]] = {"happy": (255, 255, 255), "angry": (140, 
 Red's mark (found by play-testing a recaptured city), and a gold ring resembles Yellow."""
 
 
+@functools.lru_cache(maxsize=1024)
 def axial(label: str) -> tuple[int, int]:
     """Column and 1-based row of a hex label (``c4`` -> (2, 4))."""
     return ord(label[0].lower()) - ord("a"), int(label[1:])
@@ -67,8 +70,10 @@ def axial(label: str) -> tuple[int, int]:
 class Geometry:
     """Pixel positions of the hexes of one layout at one hex size."""
 
-    def __init__(self, hexes: Sequence[str], size: float, margin: float) -> None:
+    def __init__(self, hexes: Sequence[str], size: float, margin: float, origin: tuple[int, int] = (0, 0)) -> None:
         self.size = size
+        self.origin = origin
+        """Where the map's top-left pixel lies on the image drawn on (the board, or the map alone)."""
         cols = [axial(h)[0] for h in hexes]
         rows = [axial(h)[1] for h in hexes]
         self.min_col = min(cols)
@@ -85,7 +90,7 @@ class Geometry:
         c, r = axial(label)
         x = self.margin + self.size + 1.5 * self.size * (c - self.min_col)
         y = self.margin + math.sqrt(3) / 2 * self.size + math.sqrt(3) * self.size * (r - 1 + 0.5 * (c & 1)) - self.min_y
-        return x, y
+        return x + self.origin[0], y + self.origin[1]
 
     def corners(self, label: str, shrink: float = 0.0) -> list[tuple[float, float]]:
         """The six corners (flat-topped)."""
@@ -101,21 +106,52 @@ def hex_size_for(hexes: Sequence[str], width: int) -> float:
     return (width - 40) / (1.5 * span + 2)
 
 
-REGIONS: LayerCache[tuple[Image.Image, tuple[int, int]]] = LayerCache(maxsize=256)
-"""Static layers of single regions (RGBA, with where to paste them), shared by every base."""
+Layer = tuple[Image.Image, Image.Image, tuple[int, int]]
+"""A region's pixels (RGB), its 1-bit mask and the top-left pixel where it goes on the base."""
+
+
+@functools.lru_cache(maxsize=32)
+def map_geometry(hexes: tuple[str, ...], width: int, at: tuple[int, int] = (0, 0)) -> Geometry:
+    """The geometry of the map of ``hexes`` drawn ``width`` wide with its corner at ``at`` (cached:
+    a board asks for it several times, and the layout changes only when a region is explored)."""
+    return Geometry(hexes, hex_size_for(hexes, width), 20, at)
+
+
+REGIONS: LayerCache[Layer] = LayerCache(maxsize=256)
+"""Static layers of single regions, shared by every base."""
 SEA_BG: Final[RGB] = (214, 226, 236)
+LABEL_SCALE: Final[float] = 0.34
+LABEL_DARK: Final[float] = 115.0
+"""Luminance under which a hex's words are white (forest, 104) rather than black (mountain, 136)."""
+"""Hex label size to hex size: about 8 px high when the 1600 px board is shown 400 px wide."""
 
 
-def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -> tuple[Image.Image, tuple[int, int]]:
-    """One region's hexes (fill, name, terrain word or "?") and its outline on a transparent
-    layer just large enough, with the top-left pixel where it goes on the base."""
-    pts = [p for h in hexes for p in geo.corners(h)]
+def label_ink(fill: RGB) -> RGB:
+    """Black on every terrain but the darkest (forest): the mid-brown mountain reads better with
+    black letters than with the white that :func:`renderer.base.ink_on` gives it."""
+    r, g, b = fill
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > LABEL_DARK else WHITE
+
+
+def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -> Layer:
+    """One region's hexes (fill, name, terrain word or "?") and its outline on a layer just large
+    enough, with its mask and the top-left pixel where it goes on the base.
+
+    Why a 1-bit mask drawn beside the layer: every pixel of a region is either drawn (inside a
+    hex or on the outline; text lies only on the opaque hex fill) or not, so the shapes drawn
+    once more on a 1-bit image are the exact mask, and pasting through it costs a quarter of
+    blending an RGBA layer through its alpha (issue 14 follow-up: the base of a newly explored
+    map is put together from about twenty regions, and the process-wide layer cache is small)."""
+    corners = {h: geo.corners(h) for h in hexes}
+    centres = {h: geo.centre(h) for h in hexes}
+    pts = [p for h in hexes for p in corners[h]]
     pad = max(2, int(geo.size * 0.06)) + 2
     left, top = int(min(x for x, _ in pts)) - pad, int(min(y for _, y in pts)) - pad
     right, bottom = int(max(x for x, _ in pts)) + pad + 1, int(max(y for _, y in pts)) + pad + 1
-    layer = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
-    small = font(max(12, int(geo.size * 0.22)))
+    layer = Image.new("RGB", (right - left, bottom - top))
+    mask = Image.new("1", layer.size, 0)
+    draw, shape = ImageDraw.Draw(layer), ImageDraw.Draw(mask)
+    label = font(max(14, int(geo.size * LABEL_SCALE)), "bold")
     tiny = font(max(11, int(geo.size * 0.17)))
 
     def at(p: tuple[float, float]) -> tuple[float, float]:
@@ -123,26 +159,33 @@ def _region_layer(hexes: Sequence[str], terrain: Sequence[str], geo: Geometry) -
 
     for i, h in enumerate(hexes):
         fill = TERRAIN_FILL.get(terrain[i], UNKNOWN_FILL) if i < len(terrain) else UNKNOWN_FILL
-        draw.polygon([at(p) for p in geo.corners(h)], fill=fill, outline=tint(INK, 0.55))
-        x, y = at(geo.centre(h))
-        ink = ink_on(fill)
-        draw_text(draw, (x, y - geo.size * 0.62), h.upper(), small, ink, anchor="mm")
+        outline = [at(p) for p in corners[h]]
+        draw.polygon(outline, fill=fill, outline=tint(INK, 0.55))
+        shape.polygon(outline, fill=1, outline=1)
+        x, y = at(centres[h])
+        ink = label_ink(fill)
+        # The label players type: large and bold so it still reads when a phone shows the map a
+        # quarter of its size; it sits in the top of the hex, above the city disc, its mood
+        # ring, the unit badges and ships (none reaches higher than 0.42 of the size above the
+        # centre) and below the yellow outline of a changed hex. No halo: at a quarter size a
+        # halo blurred the glyphs (and cost a tenth more PNG bytes).
+        draw_text(draw, (x, y - geo.size * 0.57), h.upper(), label, ink, anchor="mm")
         if i < len(terrain):
             draw_text(draw, (x, y + geo.size * 0.66), TERRAIN_LETTER.get(terrain[i], ""), tiny, ink, anchor="mm")
         else:
             draw_text(draw, (x, y), "?", font(int(geo.size * 0.5), "bold"), tint(INK, 0.35), anchor="mm")
     # Region outline: the outer edges of its four hexes.
+    width = max(2, int(geo.size * 0.06))
     for h in hexes:
-        corners = geo.corners(h)
-        x0, y0 = geo.centre(h)
+        x0, y0 = centres[h]
         for k in range(6):
-            a, b = corners[k], corners[(k + 1) % 6]
-            mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-            ox, oy = 2 * mx - x0, 2 * my - y0
-            inside = any(math.dist((ox, oy), geo.centre(o)) < geo.size * 0.5 for o in hexes if o != h)
+            a, b = corners[h][k], corners[h][(k + 1) % 6]
+            ox, oy = a[0] + b[0] - x0, a[1] + b[1] - y0  # the centre of the hex across this edge
+            inside = any(math.dist((ox, oy), centres[o]) < geo.size * 0.5 for o in hexes if o != h)
             if not inside:
-                draw.line([at(a), at(b)], fill=INK, width=max(2, int(geo.size * 0.06)))
-    return layer, (left, top)
+                draw.line([at(a), at(b)], fill=INK, width=width)
+                shape.line([at(a), at(b)], fill=1, width=width)
+    return layer, mask, (left, top)
 
 
 def _base(view: Mapping[str, Any], geo: Geometry) -> Image.Image:
@@ -151,20 +194,43 @@ def _base(view: Mapping[str, Any], geo: Geometry) -> Image.Image:
         slot = as_map(slot)
         hexes = str_list(slot.get("hexes"))
         terrain = str_list(slot.get("terrain"))
-        key = ("clash-region", tuple(hexes), tuple(terrain), geo.size, geo.margin, geo.min_col, geo.min_y,
-               fonts_signature())
-        layer, at = REGIONS.get(key, partial(_region_layer, hexes, terrain, geo))
-        image.paste(layer, at, layer)
+        key = (
+            "clash-region",
+            tuple(hexes),
+            tuple(terrain),
+            geo.size,
+            geo.margin,
+            geo.min_col,
+            geo.min_y,
+            fonts_signature(),
+        )
+        layer, mask, at = REGIONS.get(key, partial(_region_layer, hexes, terrain, geo))
+        image.paste(layer, at, mask)
     return image
 
 
+def map_height(view: Mapping[str, Any], width: int) -> int:
+    """Height of the map drawn ``width`` pixels wide."""
+    hexes = [h for s in as_list(view.get("slots")) for h in str_list(as_map(s).get("hexes"))]
+    return map_geometry(tuple(hexes), width).height if hexes else 200
+
+
 def map_image(view: Mapping[str, Any], width: int) -> Image.Image:
-    """The whole map with pieces, ``width`` pixels wide."""
+    """The whole map with pieces, ``width`` pixels wide, on an image of its own."""
+    image = new_canvas((width, map_height(view, width)))
+    draw_map(image, (0, 0), view, width)
+    return image
+
+
+def draw_map(image: Image.Image, origin: tuple[int, int], view: Mapping[str, Any], width: int) -> None:
+    """The whole map with pieces, ``width`` pixels wide, on ``image`` with its top-left corner at
+    ``origin``: the board draws it in place rather than on a copy of the base pasted afterwards
+    (two fewer full-size copies per board)."""
     slots = [as_map(s) for s in as_list(view.get("slots"))]
     hexes = [h for s in slots for h in str_list(s.get("hexes"))]
     if not hexes:
-        return new_canvas((width, 200))
-    geo = Geometry(hexes, hex_size_for(hexes, width), 20)
+        return
+    geo = map_geometry(tuple(hexes), width)
     key = (
         "clash-map",
         width,
@@ -172,12 +238,13 @@ def map_image(view: Mapping[str, Any], width: int) -> Image.Image:
         fonts_signature(),
     )
     base: Image.Image = STATIC_LAYERS.get(key, lambda: _base(view, geo))
-    image = base.copy()
+    image.paste(base, origin)
+    geo = map_geometry(tuple(hexes), width, origin)
     draw = ImageDraw.Draw(image)
     colours = [as_str(as_map(p).get("colour")) for p in as_list(view.get("players"))]
     for h in str_list(view.get("changed")):
         if h in hexes:
-            draw.polygon(geo.corners(h, geo.size * 0.06), outline=HIGHLIGHT, width=max(4, int(geo.size * 0.1)))
+            outlined_polygon(image, geo.corners(h, geo.size * 0.06), HIGHLIGHT, max(4, int(geo.size * 0.1)))
     for h in [x for x in str_list(view.get("exhausted")) if x in hexes]:
         x, y = geo.centre(h)
         r = geo.size * 0.3
@@ -186,10 +253,9 @@ def map_image(view: Mapping[str, Any], width: int) -> Image.Image:
     known = set(hexes)
     for city in as_list(view.get("cities")):
         if as_str(as_map(city).get("space")) in known:
-            _city(draw, geo, as_map(city), colours)
+            _city(image, draw, geo, as_map(city), colours)
     units = [u for u in as_list(view.get("units")) if as_str(as_map(u).get("space")) in known]
-    _units(draw, geo, units, colours)
-    return image
+    _units(image, draw, geo, units, colours)
 
 
 def owner_fill(owner: int, colours: Sequence[str]) -> RGB:
@@ -199,7 +265,9 @@ def owner_fill(owner: int, colours: Sequence[str]) -> RGB:
     return player_fill(colours[owner], owner)
 
 
-def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], colours: Sequence[str]) -> None:
+def _city(
+    image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], colours: Sequence[str]
+) -> None:
     space = as_str(city.get("space"))
     if not space:
         return
@@ -212,7 +280,7 @@ def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], col
         draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), fill=ring, outline=INK, width=2)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=3)
     draw_text(draw, (x, y), str(as_int(city.get("size"), 1)), font(int(r * 1.1), "bold"), ink_on(fill), anchor="mm")
-    draw_city_mark(draw, city, x, y, r)
+    draw_city_mark(image, draw, city, x, y, r)
     pieces = as_map(city.get("pieces"))
     bx = x - (len(pieces) * r * 0.62) / 2 + r * 0.31
     for name, col in pieces.items():
@@ -238,7 +306,9 @@ def _city(draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], col
         )
 
 
-def _units(draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: Sequence[str]) -> None:
+def _units(
+    image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: Sequence[str]
+) -> None:
     stacks: dict[tuple[str, int], dict[str, int]] = {}
     ships: list[Mapping[str, Any]] = []
     cargo: dict[tuple[int, int], list[str]] = {}
@@ -261,7 +331,7 @@ def _units(draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: 
         offsets[space] = k + 1
         text = " ".join(f"{'A' if kind == 'army' else 'S'}{n}" for kind, n in sorted(kinds.items()))
         fill = owner_fill(owner, colours)
-        cx, cy = x + geo.size * 0.5, y - geo.size * 0.32 + k * geo.size * 0.32
+        cx, cy = x + geo.size * 0.5, y - geo.size * 0.28 + k * geo.size * 0.32  # under the hex label
         w = geo.size * 0.2 * len(text) * 0.55 + 8
         draw.rounded_rectangle(
             (cx - w, cy - geo.size * 0.14, cx + w, cy + geo.size * 0.14), radius=5, fill=fill, outline=INK, width=2
@@ -282,7 +352,7 @@ def _units(draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: 
             (x + hw * 0.7, cy + geo.size * 0.16),
             (x - hw * 0.7, cy + geo.size * 0.16),
         ]
-        draw.polygon(hull, fill=fill, outline=INK, width=2)
+        outlined_polygon(image, hull, INK, 2, fill)
         load = cargo.get((owner, as_int(s.get("number"))), [])
         label = f"{as_int(s.get('number'))}" + (
             "+" + "".join("A" if c == "army" else "S" for c in load) if load else ""

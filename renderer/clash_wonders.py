@@ -11,22 +11,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from renderer.base import INK, RGB, draw_text, font
+from renderer.clash_shapes import outlined_polygon
 from renderer.viewdata import as_list, as_map, as_str
 
 GOLD: Final[RGB] = (232, 178, 30)
 
 
-def draw_city_mark(draw: ImageDraw.ImageDraw, city: Mapping[str, Any], x: float, y: float, r: float) -> None:
+def draw_city_mark(
+    image: Image.Image, draw: ImageDraw.ImageDraw, city: Mapping[str, Any], x: float, y: float, r: float
+) -> None:
     """A gold pyramid with a W above the right of a city that holds a wonder."""
     if not as_str(city.get("wonder")):
         return
     s = r * 0.7
     cx, cy = x + r * 1.05, y - r * 0.9
     tri = [(cx, cy - s), (cx + s, cy + s * 0.75), (cx - s, cy + s * 0.75)]
-    draw.polygon(tri, fill=GOLD, outline=INK, width=2)
+    outlined_polygon(image, tri, INK, 2, GOLD)
     draw_text(draw, (cx, cy + s * 0.25), "W", font(max(10, int(s * 0.9)), "bold"), INK, anchor="mm")
 
 

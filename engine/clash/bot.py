@@ -22,6 +22,7 @@ from engine.clash.bot_combat import (
 from engine.clash.bot_culture import SCORED as CULTURE_SCORED
 from engine.clash.bot_culture import advance_score, resource_wants, saving_for_wonder
 from engine.clash.bot_culture import score as culture_score
+from engine.clash.bot_trade import compose_step, opening
 from engine.clash.cities import units_of
 from engine.clash.combat_choices import COMBAT_KINDS
 from engine.clash.movement import hostile
@@ -169,12 +170,19 @@ def score(state: State, seat: int, a: Action) -> float:
     return 0
 
 
-def auto_action(state: State, seat: int, seed: int) -> Action:
-    """The automatic player's move (legal by construction)."""
+def auto_action(state: State, seat: int, seed: int, trading: bool = True) -> Action:
+    """The automatic player's move (legal by construction); ``trading=False`` never opens or
+    writes a trade offer (a player who missed the deadline, :mod:`engine.clash.bot_trade`)."""
     actions = legal(state, seat)
     if not actions:
         raise ValueError("no legal action")
     rng = Rng.from_seed(seed)
+    if state.pending and state.pending["kind"] == "offer":
+        return compose_step(state, seat, actions) if trading else Action("cancel")
+    if trading and not state.pending:
+        offer = opening(state, seat, actions)
+        if offer is not None:
+            return offer  # trading is free: first get what the wanted build lacks
     if state.pending and state.pending["kind"] in ("free", "dogma"):
 
         def pick(a: Action) -> float:

@@ -4,7 +4,7 @@ Why a separate table: :mod:`engine.clash.bot` scores the first part's actions on
 (found 100, grow about 90, advances 55-80, collect about 40); these scores sit on the same scale:
 a wonder (5 points) comes right after founding, an influence attempt is worth its chance of taking
 a point from an opponent, and a trade offer is accepted only when what comes in is worth at least
-what goes out. The automatic player never writes offers itself: it answers them.
+what goes out. The offers it writes itself come from :mod:`engine.clash.bot_trade`.
 """
 
 from __future__ import annotations

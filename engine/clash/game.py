@@ -203,7 +203,8 @@ class ClashGame(Game[State, Action]):
 
     def on_timeout(self, state: State, seat: Seat) -> Action:
         """A missed deadline declines a trade offer (and drops one being written) and takes the safe
-        option of a battle choice (stop, no payment, no card); otherwise the automatic player moves."""
+        option of a battle choice (stop, no payment, no card); otherwise the automatic player moves
+        (without trading: nobody writes offers in the name of an absent player)."""
         kind = state.pending.get("kind") if state.pending else ""
         if kind == "trade" and int(state.pending["seat"]) == seat:
             return Action("decline")
@@ -211,7 +212,9 @@ class ClashGame(Game[State, Action]):
             return Action("cancel")
         if state.pending and state.pending["kind"] in COMBAT_KINDS and int(state.pending["seat"]) == seat:
             return timeout_choice(state)
-        return self.auto_action(state, seat, seed=0)
+        if seat not in self.to_move(state):
+            raise NotYourTurn("This seat has nothing to do right now.")
+        return bot.auto_action(state, seat, 0, trading=False)
 
     def auto_action(self, state: State, seat: Seat, seed: int) -> Action:
         """The automatic player's move."""

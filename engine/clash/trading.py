@@ -168,6 +168,8 @@ def compose(state: State, seat: int, a: Action) -> list[Event]:
         return []
     if a.kind == "cancel":
         state.pending = {}
+        if seat != state.active and not (pend["give"] or pend["get"] or pend.get("cards")):
+            return [public(f"{colour(seat)} makes no trade offer.", "trade")]  # invited, wrote nothing
         return [public(f"{colour(seat)} withdraws the trade offer.", "trade")]
     other = int(pend["to"])
     cards = list(pend.get("cards", []))
@@ -210,6 +212,15 @@ def offer_view(pend: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def declined_key(offerer: int, other: int, give: dict[str, int], get: dict[str, int]) -> str:
+    """The mark a declined offer leaves in the active player's once-per-turn list."""
+
+    def side(goods: dict[str, int]) -> str:
+        return ",".join(f"{k}{int(n)}" for k, n in sorted(goods.items()))
+
+    return f"declined:{offerer}:{other}:{side(give)}>{side(get)}"
+
+
 # ------------------------------------------------------------------ answering
 def answer_options(state: State) -> list[Action]:
     """Accept (when the exchange is still possible; with cards asked, once per set of cards the
@@ -239,6 +250,9 @@ def answer(state: State, seat: int, a: Action) -> list[Event]:
     state.pending = {}
     offerer = int(pend["from"])
     if a.kind == "decline":
+        # Remembered until the active player's turn ends, so that the automatic player never
+        # writes a declined offer again in the same turn (:mod:`engine.clash.bot_trade`).
+        state.pl[state.active].used.append(declined_key(offerer, seat, pend["give"], pend["get"]))
         return [public(f"{colour(seat)} declines {colour(offerer)}'s offer.", "trade")]
     giver = state.pl[offerer]
     taker = state.pl[seat]

@@ -4,6 +4,7 @@ survives odd views, highlights the last turn's changes and caches the map base."
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ import renderer
 from engine.clash import ClashGame
 from engine.clash.builder import Position
 from renderer import clash_panels
-from renderer.base import HIGHLIGHT, STATIC_LAYERS, text_watch
+from renderer.base import HIGHLIGHT, STATIC_LAYERS, font, text_watch
 from renderer.clash import board_image, header_text
 from renderer.clash_panels import CATEGORIES, page_image
 
@@ -84,7 +85,8 @@ def test_pages_show_every_board_fact_in_readable_text(monkeypatch: pytest.Monkey
     assert not [t for t in drawn if card in t]
     with text_watch() as drawn:
         board_image(view)
-    assert [t for t in drawn if t.startswith("Red: ") and "points" in t and "advances" in t]
+    # The summary line is drawn in pieces ("Red: 3 points, ", "1 city · ", ...): joined, it reads whole.
+    assert re.search(r"Red: \d+(\.5)? points, \d+ cit(y|ies) · .* · \d+ advances?", "".join(drawn))
 
 
 def test_finished_game_and_odd_views() -> None:
@@ -143,3 +145,37 @@ def test_mood_rings_are_no_player_colour() -> None:
     for ring in MOOD_RING.values():
         for fill in fills:
             assert max(abs(a - b) for a, b in zip(ring, fill, strict=True)) >= 80, (ring, fill)
+
+
+def _label_box(view: dict[str, Any], space: str) -> tuple[int, int, int, int]:
+    """The pixels of a hex label on the map drawn alone (``map_image``, board width)."""
+    from renderer.clash import MARGIN, WIDTH
+    from renderer.clash_map import LABEL_SCALE, map_geometry
+
+    hexes = tuple(h for s in view["slots"] for h in s["hexes"])
+    geo = map_geometry(hexes, WIDTH - 2 * MARGIN)
+    x, y = geo.centre(space)
+    left, top, right, bottom = font(int(geo.size * LABEL_SCALE), "bold").getbbox(space.upper(), anchor="mm")
+    y -= geo.size * 0.57
+    return int(x + left), int(y + top), int(x + right) + 1, int(y + bottom) + 1
+
+
+def test_hex_labels_read_at_400_px_and_no_piece_covers_them() -> None:
+    from renderer.clash import MARGIN, WIDTH
+    from renderer.clash_map import map_image
+
+    pos = Position(2).clear_units().reveal_all().turn(0)
+    sea = sorted(h for h, t in pos.state.terrain.items() if t == "sea")[0]
+    bare = GAME.view(pos.state, None)
+    boxes = [_label_box(bare, "d2"), _label_box(bare, sea)]
+    assert (boxes[0][3] - boxes[0][1]) / 4 >= 5, "letters at least 5 px high when the board is shown 400 px wide"
+    pos.city(0, "d2", mood="happy", pieces=("temple", "fortress", "academy"))
+    pos.units(0, "d2", army=3, settler=1).units(1, "d2", army=1)
+    pos.ship(0, sea, army=1, settler=1)
+    pos.ship(1, sea)
+    pos.state.changed = ["d2", sea]  # the yellow outline of a changed hex too
+    full = GAME.view(pos.state, None)
+    width = WIDTH - 2 * MARGIN
+    for box in boxes:
+        before, after = map_image(bare, width).crop(box), map_image(full, width).crop(box)
+        assert before.tobytes() == after.tobytes()
