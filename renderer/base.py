@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
 import deflate
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -697,6 +697,8 @@ STATIC_LAYERS: LayerCache[Any] = LayerCache(maxsize=4)  # a 1600 x 1790 base is 
 # ----------------------------------------------------------------------------- cached art (sprites)
 
 Box4 = tuple[float, float, float, float]
+Band = tuple[Image.Image, tuple[int, int], Image.Image | None]
+"""Rows of a masked sprite: their pixels, where they go in the tile, their "1" mask (None: all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -707,6 +709,12 @@ class Sprite:
     image: Image.Image
     texts: tuple[str, ...]
     clipped: tuple[str, ...]
+    bands: tuple[Band, ...] = ()  # what is pasted of a masked sprite (see masked_art)
+
+    @property
+    def pixels(self) -> int:
+        """Pixels held (what :class:`SpriteCache` bounds)."""
+        return self.image.width * self.image.height + sum(b.width * b.height for b, _, _ in self.bands)
 
 
 class SpriteCache:
@@ -735,7 +743,7 @@ class SpriteCache:
                 self.hits += 1
                 return found
         sprite = build()
-        size = sprite.image.width * sprite.image.height
+        size = sprite.pixels
         with self._lock:
             self.builds += 1
             if size > self.max_pixels or key in self._items:
@@ -744,7 +752,7 @@ class SpriteCache:
             self.pixels += size
             while self.pixels > self.max_pixels:
                 _, old = self._items.popitem(last=False)
-                self.pixels -= old.image.width * old.image.height
+                self.pixels -= old.pixels
         return sprite
 
     def info(self) -> CacheInfo:
@@ -829,3 +837,108 @@ def cached_art(
         drawn.extend(sprite.texts)
     if (cut := _CLIPPED.get()) is not None:
         cut.extend(sprite.clipped)
+
+
+def masked_art(
+    image: Image.Image,
+    box: Box4,
+    key: Hashable,
+    draw_art: Callable[[ImageDraw.ImageDraw, Box4], None],
+    *,
+    margin: int = 0,
+) -> None:
+    """:func:`cached_art` for art over a background that is not plain (a province box over a
+    map's links): the sprite is pasted through a 1-bit mask of the pixels the art covers.
+
+    The mask is found when the sprite is built, by drawing the art twice, on black and on
+    white: a pixel the art covers has the same colour on both tiles, every other pixel differs.
+    That is exact for art drawn only with opaque, aliased strokes (Pillow's shapes, text from
+    :data:`ALIASED_FROM` px up); an anti-aliased edge would be left out of the mask, which the
+    boards compared byte for byte against :func:`fresh_art` would show. The same conditions
+    on ``key``, ``box`` and ``margin`` as for :func:`cached_art` apply. Pasting through a mask
+    costs several times a plain copy, so the sprite is kept as bands of rows (see
+    :func:`_bands`): the solid middle of a box is copied, only its rounded edges are masked.
+    """
+    if _FRESH.get():
+        draw_art(ImageDraw.Draw(image), box)
+        return
+    left = math.floor(box[0]) - margin
+    top = math.floor(box[1]) - margin
+    left -= left % 2
+    top -= top % 2
+    size = (math.ceil(box[2]) + margin + 1 - left, math.ceil(box[3]) + margin + 1 - top)
+    local = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+
+    def build() -> Sprite:
+        tiles = [Image.new("RGB", size, BLACK), Image.new("RGB", size, WHITE)]
+        texts: list[str] = []
+        clipped: list[str] = []
+        drawn_token, clipped_token = _DRAWN.set(texts), _CLIPPED.set(clipped)
+        try:
+            draw_art(ImageDraw.Draw(tiles[0]), local)
+            _DRAWN.set([])
+            _CLIPPED.set([])
+            draw_art(ImageDraw.Draw(tiles[1]), local)
+        finally:
+            _DRAWN.reset(drawn_token)
+            _CLIPPED.reset(clipped_token)
+        uncovered = ImageChops.difference(tiles[0], tiles[1]).convert("L")
+        return Sprite(tiles[0], tuple(texts), tuple(clipped), _bands(tiles[0], uncovered))
+
+    sprite = SPRITES.get(("masked", key, local, size, fonts_signature()), build)
+    canvas = image.im  # the core: Image.paste's checks cost more than these small copies
+    for band, (x, y), band_mask in sprite.bands:
+        area = (left + x, top + y, left + x + band.width, top + y + band.height)
+        if band_mask is None:
+            canvas.paste(band.im, area)
+        else:
+            canvas.paste(band.im, area, band_mask.im)
+    if (drawn := _DRAWN.get()) is not None:
+        drawn.extend(sprite.texts)
+    if (cut := _CLIPPED.get()) is not None:
+        cut.extend(sprite.clipped)
+
+
+def _bands(tile: Image.Image, uncovered: Image.Image) -> tuple[Band, ...]:
+    """``tile`` cut into runs of rows for pasting, from the "L" image ``uncovered`` (0 where
+    the art covers a pixel): a run of at least :data:`SOLID_RUN` rows that the art covers over
+    one same span is copied without a mask; the rows around it (rounded corners, a badge) go
+    through their mask, cropped to the columns covered; rows the art leaves alone are skipped.
+    Why runs: each paste has a fixed cost, so a box is three bands, not one per corner row."""
+    width, height = tile.size
+    data = uncovered.tobytes()
+    rows: list[tuple[int, int, int, bool]] = []  # row, left, right, solid
+    previous, found = b"", (-1, 0, False)
+    for y in range(height):
+        row = data[y * width : (y + 1) * width]
+        if row != previous:
+            x0 = row.find(0)
+            x1 = row.rfind(0) + 1
+            found, previous = (x0, x1, x0 >= 0 and row.find(255, x0, x1) < 0), row
+        if found[0] >= 0:
+            rows.append((y, *found))
+    runs: list[list[Any]] = []  # [first row, end row, left, right, solid]
+    for y, x0, x1, solid in rows:
+        last = runs[-1] if runs else None
+        if last is not None and last[1] == y and last[4] == solid and (not solid or last[2:4] == [x0, x1]):
+            last[1:4] = [y + 1, min(last[2], x0), max(last[3], x1)]
+        else:
+            runs.append([y, y + 1, x0, x1, solid])
+    merged: list[list[Any]] = []
+    for run in runs:
+        if run[4] and run[1] - run[0] < SOLID_RUN:
+            run[4] = False
+        last = merged[-1] if merged else None
+        if last is not None and not last[4] and not run[4] and last[1] == run[0]:
+            last[1:4] = [run[1], min(last[2], run[2]), max(last[3], run[3])]
+        else:
+            merged.append(run)
+    bands: list[Band] = []
+    for y0, y1, x0, x1, solid in merged:
+        area = (x0, y0, x1, y1)
+        bands.append((tile.crop(area), (x0, y0), None if solid else uncovered.crop(area).point(_COVERED, "1")))
+    return tuple(bands)
+
+
+SOLID_RUN: Final[int] = 4
+_COVERED: Final[list[int]] = [255] + [0] * 255  # "uncovered" levels to a mask of the covered pixels

@@ -26,6 +26,7 @@ The static layer (links, sea zones and their names) is drawn once per process an
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
@@ -41,6 +42,8 @@ from renderer.base import (
     SEA_INK,
     STATIC_LAYERS,
     WHITE,
+    Box4,
+    Font,
     draw_text,
     encode_board,
     fit_font,
@@ -49,6 +52,7 @@ from renderer.base import (
     fonts_signature,
     ink_on,
     line_height_of,
+    masked_art,
     new_canvas,
     text_width,
     tint,
@@ -162,67 +166,105 @@ def _province_name(pid: str, name: str) -> tuple[str, Any]:
     return label, fit_font(label, NAME_SIZE, BOX_W - 4, "bold", min_size=NAME_MIN)
 
 
-def _draw_province(draw: ImageDraw.ImageDraw, pid: str, p: Mapping[str, Any], neutrals: set[str],
-                   last: set[str], top: int) -> None:
-    x, y = centre(pid)
-    y += top
-    box = (x - BOX_W // 2, y - BOX_H // 2, x + BOX_W // 2, y + BOX_H // 2)
-    chips = _chips(_l(p.get("units")))
-    chip_rows = _chip_rows(draw, chips)
-    bottom = max(box[3], box[1] + 4 + 3 * LINE + len(chip_rows) * (CHIP_H + 3) + 4)
-    box = (box[0], box[1], box[2], bottom)
+@dataclass(frozen=True, slots=True)
+class ProvinceArt:
+    """Everything a province box shows: the key of its sprite (boxes repeat from one turn's
+    board to the next: most provinces do not change in a turn)."""
+
+    label: str
+    name_font: Font
+    fill: RGB
+    war: bool
+    glow: bool
+    cities: int
+    temple: bool
+    market: bool
+    caravans: str
+    chip_rows: tuple[tuple[tuple[str, RGB, RGB, int], ...], ...]  # per row: text, fill, outline, width
+    height: int
+
+    def draw(self, draw: ImageDraw.ImageDraw, at: Box4) -> None:
+        """Draw the box with its top-left corner at ``at[:2]`` (whole pixels)."""
+        left, top = int(at[0]), int(at[1])
+        box = (left, top, left + BOX_W, top + self.height)
+        x = left + BOX_W // 2
+        if self.glow:
+            draw.rounded_rectangle((box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5), 12, fill=HIGHLIGHT, outline=INK)
+        draw.rounded_rectangle(box, 9, fill=self.fill, outline=WAR if self.war else INK, width=6 if self.war else 2)
+        draw_text(draw, (x, box[1] + 5), self.label, self.name_font, INK, anchor="ma")
+        _draw_buildings(draw, self, box[0] + 7, box[1] + 5 + LINE)
+        if self.caravans:
+            draw_text(draw, (x, box[1] + 5 + 2 * LINE), self.caravans, font(TEXT_SIZE), INK, anchor="ma")
+        cy = box[1] + 6 + 3 * LINE
+        f = font(TEXT_SIZE, "bold")
+        for row in self.chip_rows:
+            cx = box[0] + 4
+            for text, colour, outline, w in row:
+                draw.rounded_rectangle((cx, cy, cx + w, cy + CHIP_H), 5, fill=colour, outline=outline, width=2)
+                draw_text(draw, (cx + w / 2, cy + CHIP_H / 2), text, f, ink_on(colour), anchor="mm")
+                cx += w + 3
+            cy += CHIP_H + 3
+        if self.war:
+            draw.rounded_rectangle((box[2] - 50, box[1] - 14, box[2] + 6, box[1] + 12), 5, fill=WAR)
+            draw_text(draw, (box[2] - 22, box[1] - 1), "WAR", font(20, "bold"), WHITE, anchor="mm")
+
+
+PROVINCE_MARGIN: Final[int] = 14  # how far a box's glow (5 px) and WAR badge (14 px above) reach out
+
+
+def _province_art(pid: str, p: Mapping[str, Any], neutrals: set[str], last: set[str]) -> ProvinceArt:
+    chip_rows = _chip_rows(_chips(_l(p.get("units"))), neutrals)
     owner = p.get("owner")
-    fill = tint(civ_fill(str(owner)), 0.55) if owner else KIND_FILL["LAND"]
-    if pid in last:
-        draw.rounded_rectangle((box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5), 12, fill=HIGHLIGHT, outline=INK)
-    war = bool(p.get("war_torn"))
-    draw.rounded_rectangle(box, 9, fill=fill, outline=WAR if war else INK, width=6 if war else 2)
-    label, fnt = _province_name(pid, str(p.get("name", pid)))
-    draw_text(draw, (x, box[1] + 5), label, fnt, INK, anchor="ma")
-    _draw_buildings(draw, p, box[0] + 7, box[1] + 5 + LINE)
     caravans = [str(g) for g in _l(p.get("caravans"))]
-    if caravans:
-        text = _caravan_text(caravans, BOX_W - 10)
-        draw_text(draw, (x, box[1] + 5 + 2 * LINE), text, font(TEXT_SIZE), INK, anchor="ma")
-    cy = box[1] + 6 + 3 * LINE
-    f = font(TEXT_SIZE, "bold")
-    for row in chip_rows:
-        cx = box[0] + 4
-        for civ, text, w in row:
-            colour = civ_fill(civ)
-            draw.rounded_rectangle((cx, cy, cx + w, cy + CHIP_H), 5, fill=colour,
-                                   outline=MUTED if civ in neutrals else INK, width=2)
-            draw_text(draw, (cx + w / 2, cy + CHIP_H / 2), text, f, ink_on(colour), anchor="mm")
-            cx += w + 3
-        cy += CHIP_H + 3
-    if war:
-        draw.rounded_rectangle((box[2] - 50, box[1] - 14, box[2] + 6, box[1] + 12), 5, fill=WAR)
-        draw_text(draw, (box[2] - 22, box[1] - 1), "WAR", font(20, "bold"), WHITE, anchor="mm")
+    label, name_font = _province_name(pid, str(p.get("name", pid)))
+    return ProvinceArt(
+        label=label,
+        name_font=name_font,
+        fill=tint(civ_fill(str(owner)), 0.55) if owner else KIND_FILL["LAND"],
+        war=bool(p.get("war_torn")),
+        glow=pid in last,
+        cities=len(_l(p.get("cities"))),
+        temple=bool(p.get("temple")),
+        market=bool(p.get("market")),
+        caravans=_caravan_text(caravans, BOX_W - 10) if caravans else "",
+        chip_rows=chip_rows,
+        height=max(BOX_H, 4 + 3 * LINE + len(chip_rows) * (CHIP_H + 3) + 4),
+    )
 
 
-def _chip_rows(draw: ImageDraw.ImageDraw, chips: list[tuple[str, str]]) -> list[list[tuple[str, str, int]]]:
+def _draw_province(image: Image.Image, pid: str, p: Mapping[str, Any], neutrals: set[str],
+                   last: set[str], top: int) -> None:
+    """A province box, pasted from :func:`renderer.base.masked_art`: the links of the static
+    map run under the box, and the glow, the rounded corners and the WAR badge let them show."""
+    x, y = centre(pid)
+    art = _province_art(pid, p, neutrals, last)
+    left, upper = x - BOX_W // 2, y + top - BOX_H // 2
+    masked_art(image, (left, upper, left + BOX_W, upper + art.height), art, art.draw, margin=PROVINCE_MARGIN)
+
+
+def _chip_rows(chips: list[tuple[str, str]], neutrals: set[str]) -> tuple[tuple[tuple[str, RGB, RGB, int], ...], ...]:
     """Unit chips packed into rows that fit the box (a battle with many sides takes two rows)."""
     f = font(TEXT_SIZE, "bold")
-    rows: list[list[tuple[str, str, int]]] = []
+    rows: list[list[tuple[str, RGB, RGB, int]]] = []
     used = BOX_W
     for civ, text in chips:
-        w = int(draw.textlength(text, font=f)) + 10
+        w = int(text_width(text, f)) + 10
         if used + w + 3 > BOX_W - 8 or not rows:
             rows.append([])
             used = 0
-        rows[-1].append((civ, text, w))
+        rows[-1].append((text, civ_fill(civ), MUTED if civ in neutrals else INK, w))
         used += w + 3
-    return rows
+    return tuple(tuple(row) for row in rows)
 
 
-def _draw_buildings(draw: ImageDraw.ImageDraw, p: Mapping[str, Any], x: int, y: int) -> None:
+def _draw_buildings(draw: ImageDraw.ImageDraw, p: ProvinceArt, x: int, y: int) -> None:
     """Cities as white squares, then a temple ``T`` and a market ``M`` badge."""
-    for _ in _l(p.get("cities")):
+    for _ in range(p.cities):
         draw.rectangle((x, y + 3, x + 18, y + 21), fill=WHITE, outline=INK, width=2)
         x += 23
     f = font(20, "bold")
-    for key, letter in (("temple", "T"), ("market", "M")):
-        if p.get(key):
+    for shown, letter in ((p.temple, "T"), (p.market, "M")):
+        if shown:
             draw.rounded_rectangle((x, y + 1, x + 24, y + 24), 4, fill=INK)
             draw_text(draw, (x + 12, y + 13), letter, f, WHITE, anchor="mm")
             x += 29
@@ -286,7 +328,7 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_seas(draw, _m(view.get("seas")), last, map_top)
     provinces = _m(view.get("provinces"))
     for pid in sorted((p for p in provinces if p in CELL), key=lambda k: (CELL[k][1], CELL[k][0])):
-        _draw_province(draw, pid, _m(provinces[pid]), neutrals, last, map_top)
+        _draw_province(image, pid, _m(provinces[pid]), neutrals, last, map_top)
     y = map_top + MAP_H + 4
     for line in legend:
         draw_text(draw, (PAD, y), line, legend_font, INK)
