@@ -59,7 +59,15 @@ from renderer.base import (
     wrap,
 )
 from renderer.mare_nostrum_layout import BOX_H, BOX_W, CELL, CELL_H, CELL_W, MAP_H, MAP_W, SHORT_NAME, centre
-from renderer.mare_nostrum_panels import CIV_NAME, civ_fill, draw_panels, header_lines, lines_height, panel_plan
+from renderer.mare_nostrum_panels import (
+    CIV_NAME,
+    civ_fill,
+    draw_panels,
+    draw_pieces,
+    header_lines,
+    lines_height,
+    panel_plan,
+)
 
 GAME_ID: Final[str] = "mare-nostrum"
 WIDTH: Final[int] = MAP_W
@@ -321,7 +329,7 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     y: float = PAD
     for fnt, text, colour in head:
-        draw_text(draw, (PAD, y), text, fnt, colour)
+        draw_pieces(draw, (PAD, y), text, fnt, colour)
         y += line_height_of(fnt)
     last = {str(x) for x in _l(view.get("last"))}
     neutrals = {str(x) for x in _l(view.get("neutrals"))}
@@ -334,7 +342,7 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
         draw_text(draw, (PAD, y), line, legend_font, INK)
         y += line_height_of(legend_font)
     if plan.players:
-        draw_panels(draw, plan, panel_top)
+        draw_panels(image, plan, panel_top)
     return image
 
 

@@ -7,11 +7,12 @@ never cut) so that the board's height can be computed before anything is drawn.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.core.text import count, join_words
 from renderer.base import (
@@ -19,13 +20,18 @@ from renderer.base import (
     MUTED,
     PANEL,
     PANEL_EDGE,
+    PAPER,
     RGB,
+    Box4,
     Font,
+    cached_art,
     draw_text,
     font,
     ink_on,
     line_height_of,
     player_fill,
+    text_width,
+    using_fallback_font,
     wrap,
 )
 
@@ -38,6 +44,52 @@ TEXT: Final[int] = 26
 HEAD_GAP: Final[int] = 6
 
 Line = tuple[Font, str, RGB]
+_PIECE: Final[re.Pattern[str]] = re.compile(r".+?(?:[,;:·—] |$)")
+"""A piece of a line: up to and with the next separator (comma, semicolon, colon, dot, dash) and its space."""
+
+
+def wrap_words(text: str, fnt: Font, width: float) -> list[str]:
+    """The lines :func:`renderer.base.wrap` gives, measured word by word.
+
+    Why: ``wrap`` measures every trial line whole, so a long sentence seen for the first time
+    costs FreeType one layout per word of ever longer strings (a third of a board's drawing);
+    words recur from board to board and their widths are cached. The widths add up exactly:
+    the fonts have no kerning across a space (advances are 1/64 px multiples, so the sums
+    are exact too). The fallback font, line breaks in the text and a word wider than a line
+    (which ``wrap`` cuts) go to ``wrap`` itself.
+    """
+    if using_fallback_font() or "\n" in text:
+        return wrap(text, fnt, width)
+    space = text_width(" ", fnt)
+    lines: list[str] = []
+    current, used = "", 0.0
+    for word in text.split():
+        w = text_width(word, fnt)
+        if w > width:
+            return wrap(text, fnt, width)
+        if current and used + space + w <= width:
+            current, used = f"{current} {word}", used + space + w
+        else:
+            if current:
+                lines.append(current)
+            current, used = word, w
+    lines.append(current)
+    return lines
+
+
+def draw_pieces(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt: Font, fill: RGB) -> None:
+    """Draw one line of text as its pieces (``"Bank: "``, ``"fish 9, "``, ``"tax 12."``).
+
+    Why pieces: a whole sentence (the bank, a panel's supply) is new on nearly every board,
+    and rasterising it costs about 10 µs a letter, while its pieces recur and come from the
+    text cache. Each piece starts where it starts in the whole line (the widths add up, see
+    :func:`wrap_words`), rounded to a whole pixel: a piece can sit one pixel left or right of
+    where drawing the line whole puts it.
+    """
+    x, y = xy
+    for piece in _PIECE.findall(text):
+        draw_text(draw, (x, y), piece.rstrip(" "), fnt, fill)
+        x += text_width(piece, fnt)
 
 
 def civ_fill(civ: str) -> RGB:
@@ -90,7 +142,7 @@ def header_lines(view: Mapping[str, Any], width: float) -> list[Line]:
     out: list[Line] = []
 
     def add(text: str, fnt: Font, colour: RGB = INK) -> None:
-        out.extend((fnt, w, colour) for w in wrap(text, fnt, width))
+        out.extend((fnt, w, colour) for w in wrap_words(text, fnt, width))
 
     add(f"Mare Nostrum — round {view.get('round', '?')}, {view.get('phase_text', '')}", big)
     winner = view.get("winner")
@@ -170,15 +222,29 @@ def panel_plan(view: Mapping[str, Any], width: int, pad: int) -> PanelPlan:
     w = (width - pad * (cols + 1)) / cols
     f = font(TEXT)
     lh = line_height_of(f)
-    texts = [[x for line in _panel_text(p, owned) for x in wrap(line, f, w - 16)] for p in players]
+    texts = [[x for line in _panel_text(p, owned) for x in wrap_words(line, f, w - 16)] for p in players]
     rows = [texts[i:i + cols] for i in range(0, len(texts), cols)]
     heights = [int(44 + lh * max(len(t) for t in row) + 8) for row in rows]
     return PanelPlan(players, texts, w, heights, pad)
 
 
-def draw_panels(draw: ImageDraw.ImageDraw, plan: PanelPlan, top: int) -> None:
-    """Draw the measured panels from ``top`` down."""
-    f, fb = font(TEXT), font(28, "bold")
+def _frame(colour: RGB, name: str) -> Any:
+    """The art of a panel's frame and title bar (the lines are drawn over it)."""
+
+    def draw_frame(draw: ImageDraw.ImageDraw, box: Box4) -> None:
+        x0, y0, x1, _ = box
+        draw.rounded_rectangle(box, 8, fill=PANEL, outline=PANEL_EDGE, width=2)
+        draw.rounded_rectangle((x0, y0, x1, y0 + 38), 8, fill=colour)
+        draw_text(draw, (x0 + 8, y0 + 3), name, font(28, "bold"), ink_on(colour))
+
+    return draw_frame
+
+
+def draw_panels(image: Image.Image, plan: PanelPlan, top: int) -> None:
+    """Draw the measured panels from ``top`` down: each frame with its title bar pasted from
+    :func:`renderer.base.cached_art` (they repeat on every board), the lines drawn over it."""
+    draw = ImageDraw.Draw(image)
+    f = font(TEXT)
     lh = line_height_of(f)
     cols = 2 if len(plan.players) > 1 else 1
     y0 = top
@@ -190,12 +256,11 @@ def draw_panels(draw: ImageDraw.ImageDraw, plan: PanelPlan, top: int) -> None:
             p, lines = plan.players[i], plan.texts[i]
             x = plan.pad + c * (plan.width + plan.pad)
             civ = str(p.get("civ", ""))
-            draw.rounded_rectangle((x, y0, x + plan.width, y0 + h), 8, fill=PANEL, outline=PANEL_EDGE, width=2)
-            colour = civ_fill(civ)
-            draw.rounded_rectangle((x, y0, x + plan.width, y0 + 38), 8, fill=colour)
-            draw_text(draw, (x + 8, y0 + 3), str(p.get("name", civ)), fb, ink_on(colour))
+            colour, name = civ_fill(civ), str(p.get("name", civ))
+            cached_art(image, (x, y0, x + plan.width, y0 + h), ("mn-panel", colour, name), _frame(colour, name),
+                       background=PAPER)
             y: float = y0 + 44
             for line in lines:
-                draw_text(draw, (x + 8, y), line, f, INK if line else MUTED)
+                draw_pieces(draw, (x + 8, y), line, f, INK if line else MUTED)
                 y += lh
         y0 += h + plan.pad
