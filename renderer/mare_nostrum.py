@@ -62,6 +62,7 @@ from renderer.mare_nostrum_layout import BOX_H, BOX_W, CELL, CELL_H, CELL_W, MAP
 from renderer.mare_nostrum_panels import (
     CIV_NAME,
     civ_fill,
+    draw_line,
     draw_panels,
     draw_pieces,
     header_lines,
@@ -241,13 +242,15 @@ def _province_art(pid: str, p: Mapping[str, Any], neutrals: set[str], last: set[
 
 
 def _draw_province(image: Image.Image, pid: str, p: Mapping[str, Any], neutrals: set[str],
-                   last: set[str], top: int) -> None:
+                   last: set[str], top: int) -> int:
     """A province box, pasted from :func:`renderer.base.masked_art`: the links of the static
-    map run under the box, and the glow, the rounded corners and the WAR badge let them show."""
+    map run under the box, and the glow, the rounded corners and the WAR badge let them show.
+    Returns the lowest row it may draw on (glow included)."""
     x, y = centre(pid)
     art = _province_art(pid, p, neutrals, last)
     left, upper = x - BOX_W // 2, y + top - BOX_H // 2
     masked_art(image, (left, upper, left + BOX_W, upper + art.height), art, art.draw, margin=PROVINCE_MARGIN)
+    return upper + art.height + 5
 
 
 def _chip_rows(chips: list[tuple[str, str]], neutrals: set[str]) -> tuple[tuple[tuple[str, RGB, RGB, int], ...], ...]:
@@ -329,17 +332,21 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     y: float = PAD
     for fnt, text, colour in head:
-        draw_pieces(draw, (PAD, y), text, fnt, colour)
+        draw_line(image, (PAD, y), text, fnt, colour, PAPER)
         y += line_height_of(fnt)
     last = {str(x) for x in _l(view.get("last"))}
     neutrals = {str(x) for x in _l(view.get("neutrals"))}
     _draw_seas(draw, _m(view.get("seas")), last, map_top)
     provinces = _m(view.get("provinces"))
+    lowest = 0
     for pid in sorted((p for p in provinces if p in CELL), key=lambda k: (CELL[k][1], CELL[k][0])):
-        _draw_province(image, pid, _m(provinces[pid]), neutrals, last, map_top)
+        lowest = max(lowest, _draw_province(image, pid, _m(provinces[pid]), neutrals, last, map_top))
     y = map_top + MAP_H + 4
     for line in legend:
-        draw_text(draw, (PAD, y), line, legend_font, INK)
+        if lowest < y - 2:
+            draw_line(image, (PAD, y), line, legend_font, INK, PAPER)
+        else:  # a province with three rows of chips reaches into the legend: no tile over it
+            draw_pieces(draw, (PAD, y), line, legend_font, INK)
         y += line_height_of(legend_font)
     if plan.players:
         draw_panels(image, plan, panel_top)

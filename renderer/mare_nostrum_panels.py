@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
+from PIL.ImageFont import FreeTypeFont
 
 from engine.core.text import count, join_words
 from renderer.base import (
     INK,
-    MUTED,
     PANEL,
     PANEL_EDGE,
     PAPER,
@@ -90,6 +90,28 @@ def draw_pieces(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f
     for piece in _PIECE.findall(text):
         draw_text(draw, (x, y), piece.rstrip(" "), fnt, fill)
         x += text_width(piece, fnt)
+
+
+def draw_line(image: Image.Image, xy: tuple[float, float], text: str, fnt: Font, fill: RGB,
+              background: RGB) -> None:
+    """Draw one line of text on plain ``background``, pasted from
+    :func:`renderer.base.cached_art` when it was drawn before (drawn in pieces when new).
+
+    Why: blitting a text mask costs several times copying its pixels, and whole lines recur
+    from board to board ("Hand: 3 cards.", the legend, a panel's roles). The tile spans the
+    line's ascent and descent (not the air below, where the next line's tile begins) and two
+    pixels either side for glyphs that reach past their advance.
+    """
+    if not text:
+        return
+    x, y = xy
+    height = fnt.getmetrics()[0] + fnt.getmetrics()[1] if isinstance(fnt, FreeTypeFont) else line_height_of(fnt)
+    box = (x - 2, y, x + text_width(text, fnt) + 2, y + height)
+
+    def art(draw: ImageDraw.ImageDraw, at: Box4) -> None:
+        draw_pieces(draw, (at[0] + 2, at[1]), text, fnt, fill)
+
+    cached_art(image, box, ("mn-line", text, fnt, fill), art, background=background)
 
 
 def civ_fill(civ: str) -> RGB:
@@ -243,7 +265,6 @@ def _frame(colour: RGB, name: str) -> Any:
 def draw_panels(image: Image.Image, plan: PanelPlan, top: int) -> None:
     """Draw the measured panels from ``top`` down: each frame with its title bar pasted from
     :func:`renderer.base.cached_art` (they repeat on every board), the lines drawn over it."""
-    draw = ImageDraw.Draw(image)
     f = font(TEXT)
     lh = line_height_of(f)
     cols = 2 if len(plan.players) > 1 else 1
@@ -261,6 +282,6 @@ def draw_panels(image: Image.Image, plan: PanelPlan, top: int) -> None:
                        background=PAPER)
             y: float = y0 + 44
             for line in lines:
-                draw_pieces(draw, (x + 8, y), line, f, INK if line else MUTED)
+                draw_line(image, (x + 8, y), line, f, INK, PANEL)
                 y += lh
         y0 += h + plan.pad
