@@ -106,7 +106,8 @@ def draw_line(image: Image.Image, xy: tuple[float, float], text: str, fnt: Font,
         return
     x, y = xy
     height = fnt.getmetrics()[0] + fnt.getmetrics()[1] if isinstance(fnt, FreeTypeFont) else line_height_of(fnt)
-    box = (x - 2, y, x + text_width(text, fnt) + 2, y + height)
+    width = sum(text_width(piece, fnt) for piece in _PIECE.findall(text))  # the pieces' widths are cached
+    box = (x - 2, y, x + width + 2, y + height)
 
     def art(draw: ImageDraw.ImageDraw, at: Box4) -> None:
         draw_pieces(draw, (at[0] + 2, at[1]), text, fnt, fill)
