@@ -218,7 +218,8 @@ class ProvinceArt:
             draw_text(draw, (box[2] - 22, box[1] - 1), "WAR", font(20, "bold"), WHITE, anchor="mm")
 
 
-PROVINCE_MARGIN: Final[int] = 14  # how far a box's glow (5 px) and WAR badge (14 px above) reach out
+GLOW_MARGIN: Final[int] = 5  # how far a box's glow reaches out of it
+WAR_MARGIN: Final[int] = 14  # how far its WAR badge does (above the box)
 
 
 def _province_art(pid: str, p: Mapping[str, Any], neutrals: set[str], last: set[str]) -> ProvinceArt:
@@ -249,7 +250,8 @@ def _draw_province(image: Image.Image, pid: str, p: Mapping[str, Any], neutrals:
     x, y = centre(pid)
     art = _province_art(pid, p, neutrals, last)
     left, upper = x - BOX_W // 2, y + top - BOX_H // 2
-    masked_art(image, (left, upper, left + BOX_W, upper + art.height), art, art.draw, margin=PROVINCE_MARGIN)
+    margin = WAR_MARGIN if art.war else GLOW_MARGIN if art.glow else 0  # small tiles: cheaper to build
+    masked_art(image, (left, upper, left + BOX_W, upper + art.height), art, art.draw, margin=margin)
     return upper + art.height + 5
 
 

@@ -8,7 +8,9 @@ never cut) so that the board's height can be computed before anything is drawn.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -92,6 +94,11 @@ def draw_pieces(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f
         x += text_width(piece, fnt)
 
 
+SEEN_LINES_MAX: Final[int] = 4096
+_SEEN_LINES: OrderedDict[Hashable, None] = OrderedDict()  # lines drawn before, least recent first (draw_line)
+_SEEN_LOCK: Final[threading.Lock] = threading.Lock()
+
+
 def draw_line(image: Image.Image, xy: tuple[float, float], text: str, fnt: Font, fill: RGB,
               background: RGB) -> None:
     """Draw one line of text on plain ``background``, pasted from
@@ -112,7 +119,19 @@ def draw_line(image: Image.Image, xy: tuple[float, float], text: str, fnt: Font,
     def art(draw: ImageDraw.ImageDraw, at: Box4) -> None:
         draw_pieces(draw, (at[0] + 2, at[1]), text, fnt, fill)
 
-    cached_art(image, box, ("mn-line", text, fnt, fill), art, background=background)
+    key = ("mn-line", text, fnt, fill, background)
+    with _SEEN_LOCK:
+        seen = key in _SEEN_LINES
+        _SEEN_LINES[key] = None
+        _SEEN_LINES.move_to_end(key)
+        while len(_SEEN_LINES) > SEEN_LINES_MAX:
+            _SEEN_LINES.popitem(last=False)
+    if seen:
+        cached_art(image, box, key, art, background=background)
+    else:
+        # A line seen for the first time (the bank's stock, a trade's offers) is drawn in place:
+        # most never come back, and a tile for them would only add its making and copying.
+        art(ImageDraw.Draw(image), box)
 
 
 def civ_fill(civ: str) -> RGB:
