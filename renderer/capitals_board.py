@@ -26,6 +26,7 @@ from renderer.base import (
     PANEL,
     PANEL_EDGE,
     Font,
+    draw_pieces,
     draw_text,
     font,
     ink_on,
@@ -188,7 +189,7 @@ def _projects(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], plan: BoardPla
         draw.rounded_rectangle((c.x, top, c.x + c.width, top + CHIP_H), 7, fill=fill, outline=INK)
         draw_text(draw, (c.x + 9, top + CHIP_H / 2), as_str(c.tile.get("name")), fnt, ink_on(fill), anchor="lm")
     stack = f"Stack: {count(as_int(view.get('deck_size')), 'tile')} of this era left."
-    draw_text(draw, (PAD, y + 4), stack, font(SMALL), MUTED)
+    draw_pieces(draw, (PAD, y + 4), stack, font(SMALL), MUTED)
     return y + 38
 
 
@@ -233,11 +234,11 @@ def draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str,
     plan = plan or plan_board(view)
     players = [as_map(p) for p in as_list(view.get("players"))]
     y: float = PAD
-    for line in plan.title:
-        draw_text(draw, (PAD, y), line, font(30, "bold"))
+    for line in plan.title:  # in pieces: the round and phase change, "The Capitals — " does not
+        draw_pieces(draw, (PAD, y), line, font(30, "bold"), INK)
         y += line_height_of(font(30, "bold"))
     for line in plan.waiting:
-        draw_text(draw, (PAD, y), line, font(24, "bold"))
+        draw_pieces(draw, (PAD, y), line, font(24, "bold"), INK)
         y += line_height_of(font(24, "bold"))
     y = int(y) + 8
     _round_track(draw, view, int(y))

@@ -7,7 +7,6 @@ never cut) so that the board's height can be computed before anything is drawn.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
@@ -27,10 +26,12 @@ from renderer.base import (
     Box4,
     Font,
     cached_art,
+    draw_pieces,
     draw_text,
     font,
     ink_on,
     line_height_of,
+    line_pieces,
     player_fill,
     text_width,
     using_fallback_font,
@@ -46,8 +47,6 @@ TEXT: Final[int] = 26
 HEAD_GAP: Final[int] = 6
 
 Line = tuple[Font, str, RGB]
-_PIECE: Final[re.Pattern[str]] = re.compile(r".+?(?:[,;:·—] |$)")
-"""A piece of a line: up to and with the next separator (comma, semicolon, colon, dot, dash) and its space."""
 
 
 def wrap_words(text: str, fnt: Font, width: float) -> list[str]:
@@ -79,21 +78,6 @@ def wrap_words(text: str, fnt: Font, width: float) -> list[str]:
     return lines
 
 
-def draw_pieces(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt: Font, fill: RGB) -> None:
-    """Draw one line of text as its pieces (``"Bank: "``, ``"fish 9, "``, ``"tax 12."``).
-
-    Why pieces: a whole sentence (the bank, a panel's supply) is new on nearly every board,
-    and rasterising it costs about 10 µs a letter, while its pieces recur and come from the
-    text cache. Each piece starts where it starts in the whole line (the widths add up, see
-    :func:`wrap_words`), rounded to a whole pixel: a piece can sit one pixel left or right of
-    where drawing the line whole puts it.
-    """
-    x, y = xy
-    for piece in _PIECE.findall(text):
-        draw_text(draw, (x, y), piece.rstrip(" "), fnt, fill)
-        x += text_width(piece, fnt)
-
-
 SEEN_LINES_MAX: Final[int] = 4096
 _SEEN_LINES: OrderedDict[Hashable, None] = OrderedDict()  # lines drawn before, least recent first (draw_line)
 _SEEN_LOCK: Final[threading.Lock] = threading.Lock()
@@ -113,7 +97,7 @@ def draw_line(image: Image.Image, xy: tuple[float, float], text: str, fnt: Font,
         return
     x, y = xy
     height = fnt.getmetrics()[0] + fnt.getmetrics()[1] if isinstance(fnt, FreeTypeFont) else line_height_of(fnt)
-    width = sum(text_width(piece, fnt) for piece in _PIECE.findall(text))  # the pieces' widths are cached
+    width = sum(text_width(piece, fnt) for piece in line_pieces(text))  # the pieces' widths are cached
     box = (x - 2, y, x + width + 2, y + height)
 
     def art(draw: ImageDraw.ImageDraw, at: Box4) -> None:

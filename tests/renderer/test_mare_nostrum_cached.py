@@ -18,7 +18,8 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.core.rng import Rng
 from engine.mare_nostrum.positions import GAME
 from renderer import base, mare_nostrum
-from renderer.mare_nostrum_panels import draw_pieces, header_lines, panel_plan, wrap_words
+from renderer.base import draw_pieces
+from renderer.mare_nostrum_panels import header_lines, panel_plan, wrap_words
 
 
 def _views(seed: int, players: int, options: dict[str, Any], every: int = 41) -> list[dict[str, Any]]:
