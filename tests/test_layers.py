@@ -2,8 +2,9 @@
 
 - ``engine/``: the pure standard library and ``engine`` itself. No I/O, clock, global random,
   threads, processes, network or logging, and nothing third-party or from the other layers.
-- ``renderer/``: ``engine``, ``PIL``, itself and the standard library without network or
-  process control; never Redis, Celery, chat libraries, ``bots`` or ``workers``.
+- ``renderer/``: ``engine``, ``PIL``, ``deflate`` (libdeflate: the PNG rows' compression, pure
+  computation), itself and the standard library without network or process control; never
+  Redis, Celery, chat libraries, ``bots`` or ``workers``.
 - ``bots/``: from ``workers`` only ``workers.client``; never ``engine``, ``renderer``, Redis or Celery.
 - ``workers/``: never ``bots``.
 
@@ -183,12 +184,12 @@ def rule_engine(module: str) -> str | None:
 
 def rule_renderer(module: str) -> str | None:
     top = _top(module)
-    if top in ("engine", "renderer", "PIL", "__future__"):
+    if top in ("engine", "renderer", "PIL", "deflate", "__future__"):
         return None
     if top in PROJECT:
         return f"renderer must not import {top}"
     if top not in STDLIB:
-        return f"renderer imports {top}; only engine, PIL and the standard library are allowed"
+        return f"renderer imports {top}; only engine, PIL, deflate and the standard library are allowed"
     if top in NETWORK_AND_PROCESS:
         return f"renderer must not use {top} (network or process control)"
     return None

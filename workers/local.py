@@ -154,8 +154,8 @@ class Services:
                     log.warning("%s (pid %s) exited with code %s; starting it again", child.name, child.pid, code)
                     if self.stopping.wait(RESTART_PAUSE):
                         return
-                    child.restarts += 1
                     child.start()
+                    child.restarts += 1  # after start: whoever sees the count sees the new process
                     log.warning("%s restarted as pid %s", child.name, child.pid)
                     self.write_pids(self.pid_file)
 

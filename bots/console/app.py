@@ -80,7 +80,11 @@ def play(
     table: ConsoleTable | None = None
     reader: threading.Thread | None = None
     try:
-        with local_services(data_dir) as services:
+        # Decision: a console game runs without a render worker; its move worker draws each
+        # board in line. Why: the one person at the terminal sees every turn, and automatic
+        # players moving at machine speed outran a separate (lower-priority) render worker, so
+        # the console's posts fell behind the game; drawn in line, the game waits for its board.
+        with local_services(data_dir, render_workers=0) as services:
             client = Client(services.redis_url)
             try:
                 if resume is None:

@@ -133,7 +133,7 @@ def refusal(state: State, seat: int, words: list[str]) -> str:
 
 def cost_words(state: State, seat: int, a: Action) -> list[str]:
     """What one of this module's actions spends, for move lists and buttons."""
-    from engine.clash.resources import plan_payment
+    from engine.clash.resources import amount_text, plan_payment
     from engine.core.text import count, join_words
 
     if a.kind == "influence":
@@ -143,6 +143,6 @@ def cost_words(state: State, seat: int, a: Action) -> list[str]:
         return [count(a.n, "culture token")]
     if a.kind == "wonder":
         plan = plan_payment(state.pl[seat], wonders.resource_cost(a.name)) or {}
-        parts = [f"{n} {r}" for r, n in plan.items() if n]
+        parts = [amount_text(r, n) for r, n in plan.items() if n]
         return [join_words([*parts, count(wonders.culture_cost(a.name), "culture token")])]
     return ["1 mood token"]

@@ -141,9 +141,16 @@ def add_cost(*costs: Mapping[str, int]) -> dict[str, int]:
     return {r: n for r, n in out.items() if n}
 
 
+def amount_text(resource: str, n: int) -> str:
+    """``"2 ore"``, ``"1 idea"``: food, wood, ore and gold are mass nouns; ideas count."""
+    from engine.core.text import count
+
+    return count(n, "idea") if resource == "ideas" else f"{n} {resource}"
+
+
 def cost_text(cost: Mapping[str, int]) -> str:
-    """``"1 food, 1 ore and 1 wood"`` (resources are mass nouns)."""
+    """``"1 food, 1 ore and 1 idea"`` (see :func:`amount_text`)."""
     from engine.core.text import join_words
 
-    parts = [f"{n} {r}" for r, n in cost.items() if n]
+    parts = [amount_text(r, n) for r, n in cost.items() if n]
     return join_words(parts) if parts else "nothing"
