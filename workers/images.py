@@ -131,7 +131,10 @@ def _drawn_elsewhere(store: Store, key: str) -> bytes | None:
 
 def _lapsed(store: Store) -> None:
     """One hand-over lapsed: count it, and tell the move workers to stop handing boards over
-    for a while once ``BEHIND_LAPSES`` did within ``BEHIND_SECONDS``."""
+    for a while once ``BEHIND_LAPSES`` did within ``BEHIND_SECONDS``. Counted in
+    ``agora_render_handover_lapses_total`` too: an operator sees boards drawn in a bot's process
+    (the fallback) instead of by the render workers, and adds render workers."""
+    metrics.RENDER_LAPSES.inc()
     pipe = store.r.pipeline(transaction=False)
     pipe.set(RENDER_LAPSES, 0, ex=BEHIND_SECONDS, nx=True)  # the window starts with its first lapse
     pipe.incr(RENDER_LAPSES)

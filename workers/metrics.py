@@ -45,6 +45,10 @@ REMINDER_LAG = Histogram(
     buckets=(0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0),
 )
 OUTBOX_SENT = Counter("agora_outbox_sent_total", "Outbox messages delivered", ["platform"])
+RENDER_LAPSES = Counter(
+    "agora_render_handover_lapses_total",
+    "Boards handed over to a render worker that none took in time, so this process drew them",
+)
 
 
 def observe_move(code: str, source: str, seconds: float) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 
 import renderer
 from tests.workers.util import PLUGINS_ALL, A, B, Spawner, make_game
@@ -102,12 +103,14 @@ def test_without_a_render_worker_the_turn_post_still_carries_its_board(
     spawn.worker("m1", env=_env(log), queues="celery")
     gid = make_game(store)
     n = images.BEHIND_LAPSES
+    lapses = REGISTRY.get_sample_value("agora_render_handover_lapses_total") or 0.0
     for i in range(n):
         v = _move(store, gid, i)
         assert store.r.llen("render") == i + 1  # queued for a render worker that does not run
         assert not store.r.exists(images.RENDER_BEHIND)
         assert _deliver(redis_url, _turn_posts(store, gid)[v]) == store.r.get(k_image(gid, v, "public"))
     assert _draws(log) == [] and drawn_here == ["toy"] * n  # the consumer drew each, once its claim lapsed
+    assert REGISTRY.get_sample_value("agora_render_handover_lapses_total") == lapses + n  # seen by operators
     # The lapses told the move workers that the render workers lag: the next board is neither
     # claimed nor queued, and the consumer draws it without waiting.
     assert store.r.exists(images.RENDER_BEHIND)
