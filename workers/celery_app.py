@@ -69,6 +69,13 @@ def _transport_options() -> dict[str, float]:
     }
 
 
+def _reuse_broker_clients() -> None:
+    """One Redis client object per broker connection pool (see ``redisconn.reuse_broker_clients``)."""
+    from workers import redisconn
+
+    redisconn.reuse_broker_clients()
+
+
 # The queue of board drawings, consumed only by the render workers (``celery worker -Q render``):
 # a move worker that drew the board of the turn it posted made the moves queued behind it wait
 # 60-360 ms (issue 12). Move workers consume ``MOVE_QUEUE`` only.
@@ -76,6 +83,7 @@ RENDER_QUEUE = "render"
 MOVE_QUEUE = "celery"
 
 load_plugins()
+_reuse_broker_clients()
 app = Celery("agora", include=["workers.tasks"])
 app.conf.update(
     broker_url=broker_url(),

@@ -214,3 +214,36 @@ def drop_celery_connections(app: Any) -> None:
     app._backend_cache = None
     if app._local is not None:
         app._local.backend = None
+
+
+def reuse_broker_clients() -> None:
+    """Make kombu's Redis channels reuse one client object per connection pool.
+
+    Why: kombu 5.7 builds a new ``redis.Redis`` for every publish, every acknowledgement and
+    every unacked-message record (``Channel.conn_or_acquire``), and redis-py 7 fills two
+    dictionaries of ~80 reply callbacks for each: about 70 us of CPU each time, two or three
+    times per move in the worker and once in the adapter (issue 12: the CPU of a move). A
+    client object holds no connection of its own (it checks one out of the channel's pool
+    per command), so one per pool serves every caller of the channel, threads included; a new
+    pool (a reconnect) gets a new client. Idempotent; only synchronous clients are reused
+    (the asynchronous one is already built once per channel)."""
+    from kombu.transport import redis as kombu_redis
+
+    channel = kombu_redis.Channel
+    if getattr(channel._create_client, "_agora_reused", False):
+        return
+    original = channel._create_client
+
+    def create_client(self: Any, asynchronous: bool = False) -> Any:
+        if asynchronous:
+            return original(self, asynchronous=True)
+        pool = self.pool
+        cached = self.__dict__.get("_agora_client")
+        if cached is not None and cached.connection_pool is pool:
+            return cached
+        client = original(self, asynchronous=False)
+        self.__dict__["_agora_client"] = client
+        return client
+
+    create_client._agora_reused = True  # type: ignore[attr-defined]
+    channel._create_client = create_client  # type: ignore[method-assign]

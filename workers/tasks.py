@@ -162,20 +162,25 @@ def _kick_later(gid: str) -> None:
 
 
 @app.task(name="agora.move", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
-def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str = "") -> dict[str, Any]:
+def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str = "") -> dict[str, Any] | None:
     """A player's move as typed text (or a pressed button's notation).
 
     A duplicate (the key was already committed: a redelivery after a crash between the commit
     and the acknowledgement) kicks the game again: the first run may have died before its
     follow-ups were sent, and ``kick`` is idempotent (it re-checks the version).
     With ``reply_to`` the answer goes to that client's mailbox as ``rid`` (see
-    ``Store.post_answer``; such moves are sent without a Celery result).
+    ``Store.post_answer``; such moves are sent without a Celery result) and the task returns
+    None. Why: Celery makes a ``saferepr`` of every return value for its success log line
+    whether or not that line is logged or the result kept, about a tenth of a move's worker
+    CPU for an answer nobody reads there (issue 12); and the log line no longer carries the
+    move's text, private in a game with hidden choices.
     """
     st = store()
     earlier = _applied_before(st, gid, idem)
     if earlier is not None:
         if reply_to:
             st.post_answer(reply_to, rid, earlier.to_json())
+            return None
         return earlier.to_json()
     try:
         result = pipeline.submit(
@@ -196,7 +201,7 @@ def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str
         _kick_later(gid)
     if result.ok and not result.duplicate:
         _fault("after_commit")  # crash tests: committed, not yet acknowledged
-    return result.to_json()
+    return None if reply_to else result.to_json()
 
 
 def _applied_before(st: Store, gid: str, idem: str) -> MoveResult | None:
