@@ -143,7 +143,8 @@ class Client(ClientOutbox, ClientReads):
                 args = [deferred.gid, deferred.user, deferred.text, key]
                 try:
                     reply_to = {"reply_to": self.answers.box, "rid": rid}
-                    tasks.move.apply_async(args=args, kwargs=reply_to, ignore_result=True)
+                    shown = tasks.reprs(args, reply_to)
+                    tasks.move.apply_async(args=args, kwargs=reply_to, ignore_result=True, **shown)
                 except Exception:
                     log.exception("could not send a move of %s", deferred.gid)
                     return self.commands.finish(deferred, _failed())

@@ -80,10 +80,12 @@ def loaded_from(gid: str, record: tuple[dict[str, str], int, str | None, dict[in
     return Loaded(gid, meta, game, version, game.load(json.loads(snap)), seats)
 
 
-def display_names(store: Store, loaded: Loaded) -> list[str]:
-    """``Romans (alice)`` per seat: the game's seat name plus who sits there."""
+def display_names(store: Store, loaded: Loaded, names: Mapping[str, str] | None = None) -> list[str]:
+    """``Romans (alice)`` per seat: the game's seat name plus who sits there (``names``: the
+    game's names as read already, else read here)."""
     base = loaded.game.seat_names(loaded.state)
-    names = store.names(loaded.gid)
+    if names is None:
+        names = store.names(loaded.gid)
     out = []
     for seat, label in enumerate(base):
         who = names.get(str(seat))

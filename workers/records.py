@@ -15,7 +15,7 @@ from typing import Any
 
 import redis
 
-from workers.keys import K_SEQ, k_idem, k_meta, k_names, k_seats, k_snap, k_snapv
+from workers.keys import K_SEQ, k_events, k_idem, k_meta, k_names, k_seats, k_snap, k_snapv
 
 
 def _pairs(raw: Any) -> dict[bytes, bytes]:
@@ -100,6 +100,31 @@ class GameRecords:
         seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
         record = (meta, int(meta.get("version") or 0), (unpack_snapshot(blob) if blob else None), seats)
         return record, (json.loads(unpack_answer(prev)) if prev and idem else None)
+
+    def post_record(
+        self, gid: str, version: int, last_events: int = 200
+    ) -> tuple[tuple[dict[str, str], int, str | None, dict[int, str]], str | None, dict[str, str], list[bytes]]:
+        """What a turn post of ``version`` is built from, in one MULTI: :meth:`game_record`,
+        the snapshot of ``version`` (:meth:`snapshot_at`), the seats' names (:meth:`names`)
+        and the newest ``last_events`` event entries, undecoded (see ``gamelog.events_between``).
+
+        Why: read apart these were four round trips per turn post in the outbox consumer
+        (issue 12: the CPU of a move); together they also belong to one moment of the game."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hgetall(k_meta(gid))
+        pipe.get(k_snap(gid))
+        pipe.hgetall(k_seats(gid))
+        pipe.hget(k_snapv(gid), str(version))
+        pipe.hgetall(k_names(gid))
+        pipe.lrange(k_events(gid), -last_events, -1)
+        raw_meta, blob, raw_seats, kept, raw_names, events = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in _pairs(raw_meta).items()}
+        seats = {int(k): v.decode() for k, v in _pairs(raw_seats).items()}
+        current = int(meta.get("version") or 0)
+        snap = unpack_snapshot(blob) if blob else None
+        at = snap if version == current else (unpack_snapshot(kept) if kept else None)
+        names = {k.decode(): v.decode() for k, v in _pairs(raw_names).items()}
+        return (meta, current, snap, seats), at, names, list(events)
 
     def snapshot(self, gid: str) -> tuple[int, str | None]:
         """(version, canonical dump) read together so they always match."""

@@ -16,6 +16,7 @@ from workers.commands.base import CommandBase
 from workers.commands.context import GID, Context
 from workers.commands.helpers import private_text, safe_png
 from workers.commands.play import move_entries
+from workers.gamelog import events_between
 from workers.pipeline import BOT
 from workers.replies import Button, Part, Reply, say
 
@@ -54,19 +55,21 @@ class PostParts(CommandBase):
     def turn_part(self, message: dict[str, Any]) -> Part:
         """The one message a posted turn makes in the home chat: board, what happened, who's next."""
         gid, version = message["game"], int(message["version"])
-        loaded = pipeline.load(self.store, gid)
-        snap = self.store.snapshot_at(gid, version)
+        record, snap, known, raw_events = self.store.post_record(gid, version)  # one round trip
+        loaded = pipeline.loaded_from(gid, record)
         # ``drawn``: the version the board shows. Decision (store.POSTED_KEPT): a post whose
         # snapshot was pruned (more than POSTED_KEPT newer posts waited, e.g. a consumer killed
         # while drawing left its claim and its successors waited it out while the game went on)
         # is drawn from the game as it is now, like its text; it never goes out without a board.
-        state, drawn = (loaded.game.load(json.loads(snap)), version) if snap else (loaded.state, loaded.version)
+        if snap and version == loaded.version:
+            state, drawn = loaded.state, version  # the current snapshot, parsed once
+        else:
+            state, drawn = (loaded.game.load(json.loads(snap)), version) if snap else (loaded.state, loaded.version)
         at = pipeline.Loaded(gid, loaded.meta, loaded.game, version, state, loaded.seats)
-        names = pipeline.display_names(self.store, at)
+        names = pipeline.display_names(self.store, at, known)
         lines = []
-        for entry in self.store.events(gid, last=200):
-            if int(message.get("since", 0)) <= int(entry.get("v", 0)) <= version:
-                lines += [ev["text"] for ev in entry.get("events", []) if ev.get("seats") is None]
+        for entry in events_between(raw_events, int(message.get("since", 0)), version):
+            lines += [ev["text"] for ev in entry.get("events", []) if ev.get("seats") is None]
         if len(lines) > 12:
             lines = [f"… {len(lines) - 11} earlier lines (see `log`)", *lines[-11:]]
         game = loaded.game
