@@ -24,7 +24,7 @@ from engine.seven_wonders.scoring import outcome, score_city
 from engine.seven_wonders.setup import OPTION_HELP, initial_state
 from engine.seven_wonders.state import State, dump_state, load_state
 from engine.seven_wonders.turns import apply_action, start_age
-from engine.seven_wonders.view import awaiting, build_view
+from engine.seven_wonders.view import awaiting, build_view, card_json, own_hand
 from engine.seven_wonders.wonders import city_name, stages_of
 
 SUMMARY = (
@@ -219,12 +219,13 @@ class SevenWondersGame(Game[State, Action]):
     def private_summary(self, state: State, seat: Seat) -> str:
         """The seat's hand with what each card could do now, for the private ``hand`` reply.
 
-        Built from the seat's own view, so it can contain nothing the seat may not see."""
-        view = build_view(state, seat)
-        hand = view.get("hand") or []
-        city = view["cities"][seat]
-        head = f"{city['name']} — {count(city['coins'], 'coin')}, wonder stages {city['wonder']['stages_built']}/" \
-            f"{len(city['wonder']['stages'])}. Age {view['age']}, turn {view['turn']}/{view['turns_in_age']}."
+        Built from the parts of the seat's own view it shows (its hand, its city's public
+        board, the card texts), so it can contain nothing the seat may not see; the rest of the
+        view is not built (``own_hand``: a tenth of the cost)."""
+        hand = own_hand(state, seat)
+        city = state.cities[seat]
+        head = f"{city_name(state, seat)} — {count(city.coins, 'coin')}, wonder stages {city.stages}/" \
+            f"{len(stages_of(city))}. Age {state.age}, turn {state.turn}/{state.turns_per_age}."
         if not hand:
             return head + " Your hand is empty right now."
         lines = [head, "Your hand:"]
@@ -246,7 +247,7 @@ class SevenWondersGame(Game[State, Action]):
             stage = (f"; wonder stage {wonder['stage']}" + (f" (trade {wonder['cheapest_trade']})"
                                                             if wonder["cheapest_trade"] else "")
                      if wonder["legal"] else "")
-            text = view["cards"].get(card["id"], {}).get("text", "")
+            text = card_json(card["id"]).get("text", "")
             lines.append(f"• {card['name']} ({card['color']}) — {how}{stage}. {text}".rstrip())
         return "\n".join(lines)
 

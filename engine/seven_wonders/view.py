@@ -223,6 +223,16 @@ def _hand_view(state: State, idx: int, cards: list[str]) -> list[dict[str, Any]]
     return [_hand_entry(state, ctx, cid, pays) for cid in sorted(cards, key=lambda c: (CARDS[c].name, c))]
 
 
+def own_hand(state: State, seat: int) -> list[dict[str, Any]]:
+    """``build_view(state, seat)["hand"] or []`` without the rest of the view.
+
+    Why: the private "your turn" note needs only the seat's hand, and the whole view (every
+    city with its score) cost ten times as much, once per prompt (issue 12: a move's CPU)."""
+    if not 0 <= seat < state.players or state.step == "over":
+        return []
+    return _hand_view(state, seat, list(state.hands[seat]))
+
+
 def _chosen(state: State, seat: int) -> bool:
     if state.step not in ("pick", "babylon"):
         return False
