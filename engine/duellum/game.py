@@ -44,6 +44,7 @@ from engine.duellum.actions import (
     pay_words,
 )
 from engine.duellum.costs import cost_words, seat_line, tech_prices, usual_payment
+from engine.duellum.data import CARDS
 from engine.duellum.duellum import enemy_present
 from engine.duellum.log import Log
 from engine.duellum.reasons import guess
@@ -230,18 +231,18 @@ class DuellumGame(Game[State, Action]):
         return isinstance(action, PlayCard) or (isinstance(action, Conquer) and bool(action.card))
 
     def private_summary(self, state: State, seat: int) -> str:
-        """The seat's event cards with their texts, for the private ``hand`` reply."""
-        v = view(state, seat)
-        me = v["players"][seat]
-        hand = me.get("hand") or []
-        head = f"{me['nation']}: {count(len(hand), 'event card')} in hand."
+        """The seat's event cards with their texts, for the private ``hand`` reply.
+
+        What the seat's own view shows of them (its nation, its hand, the cards' names and
+        texts), read without building the whole view (a tenth of the cost, once per prompt)."""
+        hand = list(state.players[seat].hand)
+        head = f"{state.map.nations[seat]}: {count(len(hand), 'event card')} in hand."
         if not hand:
             return head + " Cards come from the face-up row when your opponent gains a personality or you lose a city."
         lines = [head]
         for card in hand:
-            info = v["cards"].get(card, {})
-            text = info.get("text", "")
-            lines.append(f"• {info.get('name', card)} (`play {card_words(card)}`) — {text}".rstrip(" —"))
+            text = CARDS[card].text
+            lines.append(f"• {CARDS[card].name} (`play {card_words(card)}`) — {text}".rstrip(" —"))
         return "\n".join(lines)
 
     def seat_names(self, state: State) -> list[str]:
