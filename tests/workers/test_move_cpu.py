@@ -1,0 +1,178 @@
+"""The cheaper paths of a move (issue 12: the CPU per move) give what the plain ones gave.
+
+Each test checks a shortcut against the long way it replaced: the turn post's one read
+against the four reads it stood for, the events picked from their first bytes against
+decoding them all, the button payloads written by one script against one SET each, the
+broker's reused client objects against a new pool, the reminder marks left unread only for a
+turn that starts with the commit.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.workers.util import A, B, make_game
+from workers import commit, gamelog, pipeline, plan, redisconn
+from workers.commands.base import store_buttons
+from workers.commands.context import BUTTON_TTL
+from workers.store import Store, k_callback, k_events
+
+
+def _move_on(store: Store, gid: str, moves: int, prefix: str = "m") -> None:
+    for i in range(moves):
+        v = int(store.meta(gid)["version"])
+        res = pipeline.submit(store, gid, text="add 1", idem=f"{prefix}{i}", user=A if v % 2 == 1 else B)
+        assert res.ok, res
+
+
+def test_a_turn_posts_one_read_is_the_four_reads_it_replaced(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(commit, "POSTED_KEPT", 3)
+    gid = make_game(store)
+    _move_on(store, gid, 8)
+    current = int(store.meta(gid)["version"])
+    for version in (current, current - 1, current - 2, 1):  # current, kept, kept or pruned, pruned
+        record, snap, names, raw = store.post_record(gid, version)
+        assert record == store.game_record(gid)
+        assert snap == store.snapshot_at(gid, version)
+        assert names == store.names(gid)
+        assert [json.loads(x) for x in raw] == store.events(gid, last=200)
+    assert store.post_record(gid, 1)[1] is None  # pruned: the post is drawn from the game as it is now
+
+
+def _entries(raw: list[bytes], since: int, until: int) -> list[dict[str, Any]]:
+    """The long way: decode every entry, keep those of the versions asked."""
+    return [e for e in map(json.loads, raw) if since <= int(e.get("v", 0)) <= until]
+
+
+def test_events_picked_by_their_first_bytes_are_those_decoding_all_gives(store: Store) -> None:
+    gid = make_game(store)
+    _move_on(store, gid, 6)
+    raw = store.r.lrange(k_events(gid), 0, -1)
+    odd = [
+        json.dumps({"s": 0, "v": 3, "events": [{"text": "key order of another writer"}]}).encode(),
+        b'{"v":4}',
+        b'{"v": 5, "events": []}',
+        b'{"v":"6","events":[]}',
+        b'{"events":[],"v":12}',
+    ]
+    for items in (raw, odd, raw + odd):
+        for since in range(0, 9):
+            for until in range(since, 13):
+                assert gamelog.events_between(items, since, until) == _entries(items, since, until), (since, until)
+
+
+def test_button_payloads_written_by_one_script_are_one_set_each(store: Store) -> None:
+    batch = [(k_callback(f"t{i}"), json.dumps({"g": "g1", "t": f"move {i}", "i": i})) for i in range(12)]
+    store_buttons(store, batch)
+    for key, value in batch:
+        assert store.r.get(key) == value.encode()
+        assert BUTTON_TTL - 5 <= store.r.ttl(key) <= BUTTON_TTL
+    # The script is registered once per store; a server that lost it (a restart, SCRIPT FLUSH)
+    # gets it again: redis-py loads it on NOSCRIPT.
+    store.r.script_flush()
+    store_buttons(store, [(k_callback("again"), "{}")])
+    assert store.r.get(k_callback("again")) == b"{}"
+
+
+def test_a_broker_channel_reuses_one_client_per_pool(redis_url: str) -> None:
+    from kombu import Connection
+
+    redisconn.reuse_broker_clients()
+    redisconn.reuse_broker_clients()  # idempotent: not wrapped twice
+    with Connection(redis_url) as conn:
+        channel: Any = conn.default_channel
+        first = channel._create_client()
+        assert channel._create_client() is first
+        with channel.conn_or_acquire() as client:
+            assert client is first
+            assert client.ping()
+        assert first.connection_pool is channel.pool
+        channel._pool = None  # a new pool (kombu resets it on reconnect): a client of its own
+        second = channel._create_client()
+        assert second is not first and second.connection_pool is channel.pool
+        assert channel._create_client(asynchronous=True) is not channel._create_client(asynchronous=True)
+
+
+def _wanted(store: Store, gid: str) -> tuple[dict[str, Any], Any]:
+    loaded = pipeline.load(store, gid)
+    after = loaded.game.to_move(loaded.state)
+    return dict(loaded.meta), after
+
+
+def test_reminder_marks_are_read_unless_the_turn_starts_with_the_commit(store: Store) -> None:
+    """A sent reminder of a turn that goes on is not scheduled again; ``fresh`` (no marks
+    read) is what ``plan_after_step`` passes only when ``turn_v`` is the version it commits."""
+    gid = make_game(store, turn_hours=2)
+    meta, after = _wanted(store, gid)
+    (seat,) = after
+    loaded = pipeline.load(store, gid)
+    now = float(meta["turn_at"]) + 60
+    first = plan.index_time(store, gid, meta, loaded.seats, after, now)
+    clock_leads = _leads(store, gid, meta, loaded, seat, now)
+    assert clock_leads, "the table's clock has reminders"
+    for lead in clock_leads:  # every reminder of this turn was sent already
+        store.r.set(plan.k_remind_lead(gid, meta["turn_v"], seat, lead), "1")
+    later = plan.index_time(store, gid, meta, loaded.seats, after, now)
+    assert later is not None and first is not None and later > first  # the sent ones are skipped
+    assert plan.index_time(store, gid, meta, loaded.seats, after, now, fresh=True) == first
+
+    calls: list[bool] = []
+    original = plan.index_time
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(bool(kwargs.get("fresh")))
+        return original(*args, **kwargs)
+
+    plan.index_time = spy  # type: ignore[assignment]
+    try:
+        v = int(store.meta(gid)["version"])
+        res = pipeline.submit(store, gid, text="add 1", idem="fresh", user=A if v % 2 == 1 else B)
+        assert res.ok
+    finally:
+        plan.index_time = original  # type: ignore[assignment]
+    meta_after = store.meta(gid)
+    assert calls == [meta_after.get("turn_v") == str(res.version)]
+
+
+def _leads(store: Store, gid: str, meta: dict[str, Any], loaded: Any, seat: int, now: float) -> list[str]:
+    from workers.timing import seat_clock
+
+    (user,) = store.users([loaded.seats[seat]])
+    return [k for k, _ in seat_clock(meta, seat, user, now).reminders]
+
+
+def test_a_move_answered_through_a_mailbox_returns_nothing_to_celery(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer goes to the client's mailbox; the task's return value (which Celery would
+    only ``saferepr`` for its log line) is None. Without a mailbox it is the answer, as before."""
+    from workers import tasks
+    from workers.store import k_answers
+
+    monkeypatch.setattr(tasks, "_store", store)
+    monkeypatch.setenv("AGORA_SKIP_KICK", "1")
+    gid = make_game(store)
+    assert tasks.move.run(gid, A, "add 1", "k-box", reply_to="box", rid="r1") is None
+    posted = json.loads(store.r.lpop(k_answers("box")))  # type: ignore[arg-type]
+    assert posted["id"] == "r1" and posted["answer"]["ok"] and posted["answer"]["version"] == 2
+    again = tasks.move.run(gid, A, "add 1", "k-box", reply_to="box", rid="r2")  # a duplicate: the same answer
+    assert again is None
+    copy = json.loads(store.r.lpop(k_answers("box")))  # type: ignore[arg-type]
+    assert copy["answer"]["duplicate"] and copy["answer"]["version"] == 2
+    out = tasks.move.run(gid, B, "add 1", "k-plain")
+    assert out is not None and out["ok"] and out["version"] == 3
+
+
+def test_the_task_reprs_are_celerys_for_short_arguments() -> None:
+    from celery.utils.saferepr import saferepr
+
+    from workers import tasks
+
+    args, kwargs = ["g1f", "telegram:42", "play «Altar» 'x\"", "c0123"], {"reply_to": "ab", "rid": "cd"}
+    shown = tasks.reprs(args, kwargs)
+    assert shown == {"argsrepr": saferepr(args, 1024), "kwargsrepr": saferepr(kwargs, 1024)}
+    assert tasks.reprs(("g1", 4)) == {"argsrepr": saferepr(("g1", 4), 1024), "kwargsrepr": saferepr({}, 1024)}
+    assert tasks.reprs(["x" * 2000]) == {}  # long: Celery truncates it itself
