@@ -8,6 +8,8 @@ rules about seats (who is a bot, who is on autopilot) are asked of it everywhere
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -77,7 +79,39 @@ def loaded_from(gid: str, record: tuple[dict[str, str], int, str | None, dict[in
     if snap is None:
         raise Rejected("game/not_found", f"Game `{gid}` has no saved state.")
     game = find_game(meta["game"])
-    return Loaded(gid, meta, game, version, game.load(json.loads(snap)), seats)
+    return Loaded(gid, meta, game, version, parsed_state(game, snap), seats)
+
+
+# Decision: the newest 64 snapshots read by this process are kept parsed (a few hundred KB).
+# The outbox consumer builds a turn post and a prompt per seat from the same version (7 Wonders:
+# up to 8 messages of one version), and each parsed the same snapshot again.
+PARSED_KEPT = 64
+_parsed: OrderedDict[str, tuple[AnyGame, Any]] = OrderedDict()
+_parsed_lock = threading.Lock()
+
+
+def parsed_state(game: AnyGame, snap: str) -> Any:
+    """``game.load(json.loads(snap))``, from a copy kept of the same snapshot text when this
+    process parsed it lately (issue 12: the CPU of a move).
+
+    Why this cannot go stale: the key is the snapshot's whole text, not the game's id or
+    version, so a different state (another move, an undo, another process's commit, a database
+    flushed and refilled) is a different key; and every caller gets a copy of its own
+    (``game.clone``, a deep copy by contract), so nothing a caller does to its state reaches the
+    kept one."""
+    with _parsed_lock:
+        hit = _parsed.get(snap)
+        if hit is not None:
+            _parsed.move_to_end(snap)
+    if hit is not None and hit[0] is game:
+        return game.clone(hit[1])
+    state = game.load(json.loads(snap))
+    kept = game.clone(state)
+    with _parsed_lock:
+        _parsed[snap] = (game, kept)
+        while len(_parsed) > PARSED_KEPT:
+            _parsed.popitem(last=False)
+    return state
 
 
 def display_names(store: Store, loaded: Loaded, names: Mapping[str, str] | None = None) -> list[str]:

@@ -176,3 +176,54 @@ def test_the_task_reprs_are_celerys_for_short_arguments() -> None:
     assert shown == {"argsrepr": saferepr(args, 1024), "kwargsrepr": saferepr(kwargs, 1024)}
     assert tasks.reprs(("g1", 4)) == {"argsrepr": saferepr(("g1", 4), 1024), "kwargsrepr": saferepr({}, 1024)}
     assert tasks.reprs(["x" * 2000]) == {}  # long: Celery truncates it itself
+
+
+@pytest.mark.parametrize("name", ["duellum", "seven-wonders", "clash", "mare-nostrum", "capitals"])
+def test_a_kept_parsed_snapshot_is_the_state_a_fresh_parse_gives(name: str) -> None:
+    """The copy handed out from the parsed-snapshot cache is the state parsing gives: same
+    dump, same moves and texts for every seat, in positions along a game; and a caller that
+    changes its copy changes nothing another caller gets."""
+    from engine import find_game
+    from workers import loading
+
+    try:
+        game = find_game(name)
+    except Exception:
+        pytest.skip(f"{name} is not registered here")
+    players = min(max(game.info.min_players, 3), game.info.max_players)
+    state = game.new_game(5, players)
+    for step in range(40):
+        text = game.dumps(state)
+        first = loading.parsed_state(game, text)  # a miss: parsed (and a copy kept)
+        second = loading.parsed_state(game, text)  # a hit: a copy of the kept one
+        assert second is not first
+        assert game.dumps(second) == game.dumps(first) == text
+        for seat in range(players):
+            assert [game.notation(second, seat, a) for a in game.legal_actions(second, seat)] == [
+                game.notation(first, seat, a) for a in game.legal_actions(first, seat)
+            ]
+        assert game.to_move(second) == game.to_move(first)
+        if game.outcome(state) is not None:
+            break
+        seat = sorted(game.to_move(state))[0]
+        state = game.apply(state, seat, game.auto_action(state, seat, step)).state
+        # A caller's copy is its own: moving on from it leaves the kept one as it was.
+        game.apply(second, seat, game.auto_action(second, seat, step))
+        assert game.dumps(loading.parsed_state(game, text)) == text
+
+
+def test_the_parsed_snapshots_follow_the_store_not_the_game_id(store: Store) -> None:
+    """Two processes' moves, an undo-like rewrite, a database flushed and a new game under the
+    same id: the key is the snapshot text, so a load always gives the stored state."""
+    gid = make_game(store)
+    _move_on(store, gid, 3)
+    before = pipeline.load(store, gid)
+    _move_on(store, gid, 2, prefix="other")  # as another worker would
+    after = pipeline.load(store, gid)
+    assert after.version == before.version + 2
+    assert after.game.dumps(after.state) == store.snapshot(gid)[1]
+    store.r.flushdb()
+    again = make_game(store, seed=99)
+    assert again == gid  # the same id, another game
+    fresh = pipeline.load(store, gid)
+    assert fresh.version == 1 and fresh.game.dumps(fresh.state) == store.snapshot(gid)[1]

@@ -17,6 +17,7 @@ from workers.commands.context import GID, Context
 from workers.commands.helpers import private_text, safe_png
 from workers.commands.play import move_entries
 from workers.gamelog import events_between
+from workers.loading import parsed_state
 from workers.pipeline import BOT
 from workers.replies import Button, Part, Reply, say
 
@@ -64,7 +65,7 @@ class PostParts(CommandBase):
         if snap and version == loaded.version:
             state, drawn = loaded.state, version  # the current snapshot, parsed once
         else:
-            state, drawn = (loaded.game.load(json.loads(snap)), version) if snap else (loaded.state, loaded.version)
+            state, drawn = (parsed_state(loaded.game, snap), version) if snap else (loaded.state, loaded.version)
         at = pipeline.Loaded(gid, loaded.meta, loaded.game, version, state, loaded.seats)
         names = pipeline.display_names(self.store, at, known)
         lines = []
