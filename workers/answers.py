@@ -26,10 +26,6 @@ from workers.store import k_answers
 log = logging.getLogger(__name__)
 
 POP_SECONDS = 1  # one blocking pop waits this long for an answer
-# Answers taken per blocking pop (BLMPOP ... COUNT). Why several: at 200 tables many answers
-# wait in the mailbox at once, and one round trip per answer cost the adapter ~0.2 ms of CPU
-# per move, and the server as much again (issue 12: the CPU of a move).
-POP_COUNT = 64
 LINGER_POPS = 10  # empty pops the reader keeps its connection for after the last waiter
 
 
@@ -90,34 +86,6 @@ class Answers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
 
-    async def _pop(self, conn: Any) -> list[bytes]:
-        """The answers in the mailbox, oldest first: up to ``POP_COUNT`` with one BLMPOP
-        (Redis 7), waiting up to ``POP_SECONDS`` for the first. A server without BLMPOP (older
-        than 7) gets one BLPOP per answer, as before."""
-        key = k_answers(self.box)
-        if not getattr(self, "_single", False):
-            try:
-                got = await conn.blmpop(POP_SECONDS, 1, key, direction="LEFT", count=POP_COUNT)
-            except redis.ResponseError as exc:
-                if "unknown command" not in str(exc).lower():
-                    raise
-                self._single = True
-            else:
-                return list(got[1]) if got else []
-        item = await conn.blpop([key], timeout=POP_SECONDS)
-        return [item[1]] if item else []
-
-    def _hand_over(self, item: bytes) -> None:
-        """One answer to the future that awaits it; unknown ones are dropped."""
-        try:
-            data = json.loads(item)
-            fut = self._futures.get(str(data["id"]))
-        except (ValueError, KeyError, TypeError):
-            log.warning("dropped a malformed move answer")
-            return
-        if fut is not None and not fut.done():
-            fut.set_result(dict(data["answer"]))
-
     async def _read(self) -> None:
         """Pop answers while anyone waits (and a little longer, to keep the connection for
         the next move); each goes to its future, unknown ones (a timed-out wait, a
@@ -127,18 +95,24 @@ class Answers:
         try:
             while self._futures or idle < LINGER_POPS:
                 try:
-                    items = await self._pop(conn)
+                    item = await conn.blpop([k_answers(self.box)], timeout=POP_SECONDS)  # type: ignore[misc]
                 except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
                     # A restarting server: the waits time out ("queued") if it stays away.
                     log.warning("reading move answers failed (%s); retrying", exc)
                     await asyncio.sleep(0.2)
                     continue
-                if not items:
+                if item is None:
                     idle = 0 if self._futures else idle + 1
                     continue
                 idle = 0
-                for item in items:
-                    self._hand_over(item)
+                try:
+                    data = json.loads(item[1])
+                    fut = self._futures.get(str(data["id"]))
+                except (ValueError, KeyError, TypeError):
+                    log.warning("dropped a malformed move answer")
+                    continue
+                if fut is not None and not fut.done():
+                    fut.set_result(dict(data["answer"]))
         finally:
             # No await between the loop's last check and this: a waiter registered from now
             # on starts a new reader.

@@ -227,31 +227,3 @@ def test_the_parsed_snapshots_follow_the_store_not_the_game_id(store: Store) -> 
     assert again == gid  # the same id, another game
     fresh = pipeline.load(store, gid)
     assert fresh.version == 1 and fresh.game.dumps(fresh.state) == store.snapshot(gid)[1]
-
-
-@pytest.mark.parametrize("single", [False, True])
-async def test_answers_waiting_together_are_all_handed_to_their_moves(
-    redis_url: str, store: Store, single: bool
-) -> None:
-    """Many answers in the mailbox at once are taken by one BLMPOP (``single``: a server
-    without it, one BLPOP each); each reaches the move that awaits it, in any order of arrival,
-    and an answer nobody awaits (a timed-out wait) is dropped."""
-    import asyncio
-
-    from workers.answers import POP_COUNT, Answers
-
-    answers = Answers(redis_url)
-    if single:
-        answers._single = True  # type: ignore[attr-defined]
-    rids = [f"r{i}" for i in range(POP_COUNT + 6)]  # more than one pop takes
-    for rid in rids:
-        answers.expect(rid)
-    store.post_answer(answers.box, "nobody", {"ok": True, "n": -1})
-    for i, rid in enumerate(reversed(rids)):
-        store.post_answer(answers.box, rid, {"ok": True, "n": len(rids) - 1 - i})
-    try:
-        got = await asyncio.gather(*(answers.wait(rid, 10) for rid in rids))
-    finally:
-        await answers.aclose()
-    assert [g["n"] if g else None for g in got] == list(range(len(rids)))
-    assert getattr(answers, "_single", False) == single  # the server has BLMPOP: it was used
