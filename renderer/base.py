@@ -673,7 +673,47 @@ class CacheInfo:
     maxsize: int
 
 
-class LayerCache(Generic[T]):
+V = TypeVar("V")
+
+
+class _CountedLRU(Generic[V]):
+    """What :class:`LayerCache` and :class:`SpriteCache` share: an ordered map under a lock,
+    hit and build counters, and the ``info()``/``clear()`` that read and reset them.
+
+    Why a base: both caches are asserted on by tests through the same :class:`CacheInfo`, and
+    a counter added to one (or a reset forgotten in ``clear``) must not drift from the other.
+    Subclasses say what ``size`` and ``maxsize`` mean (:meth:`_limit`) and reset their own
+    extra state (:meth:`_reset`).
+    """
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.builds = 0
+
+    def _limit(self) -> int:
+        """The bound reported as ``CacheInfo.maxsize`` (entries or pixels)."""
+        raise NotImplementedError
+
+    def _reset(self) -> None:
+        """Reset subclass state with the items (called under the lock)."""
+
+    def info(self) -> CacheInfo:
+        """Hit/build counters, size in entries and the bound (tests assert that art is not redrawn)."""
+        with self._lock:
+            return CacheInfo(self.hits, self.builds, len(self._items), self._limit())
+
+    def clear(self) -> None:
+        """Drop every cached item and reset the counters."""
+        with self._lock:
+            self._items.clear()
+            self.hits = 0
+            self.builds = 0
+            self._reset()
+
+
+class LayerCache(_CountedLRU[T]):
     """A small thread-safe LRU of static layers, keyed by e.g. (game, map side, size).
 
     Why: the map base (regions, borders, names) is the most expensive part of a board and
@@ -682,11 +722,11 @@ class LayerCache(Generic[T]):
     """
 
     def __init__(self, maxsize: int = 8) -> None:
-        self._items: OrderedDict[Hashable, T] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__()
         self.maxsize = maxsize
-        self.hits = 0
-        self.builds = 0
+
+    def _limit(self) -> int:
+        return self.maxsize
 
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
         """The cached value for ``key``, building it with ``build()`` on a miss."""
@@ -701,18 +741,6 @@ class LayerCache(Generic[T]):
             while len(self._items) > self.maxsize:
                 self._items.popitem(last=False)
             return value
-
-    def info(self) -> CacheInfo:
-        """Hit/build counters and size (tests assert that the base is not redrawn)."""
-        with self._lock:
-            return CacheInfo(self.hits, self.builds, len(self._items), self.maxsize)
-
-    def clear(self) -> None:
-        """Drop every cached layer and reset the counters."""
-        with self._lock:
-            self._items.clear()
-            self.hits = 0
-            self.builds = 0
 
 
 STATIC_LAYERS: LayerCache[Any] = LayerCache(maxsize=4)  # a 1600 x 1790 base is ~8.6 MB
@@ -742,7 +770,7 @@ class Sprite:
         return self.image.width * self.image.height + sum(b.width * b.height for b, _, _ in self.bands)
 
 
-class SpriteCache:
+class SpriteCache(_CountedLRU[Sprite]):
     """A thread-safe LRU of :class:`Sprite` bounded by the pixels it holds, not by entries.
 
     Why pixels: sprites range from a 60 px badge to a 600 x 500 nation panel, and what must
@@ -752,12 +780,15 @@ class SpriteCache:
     """
 
     def __init__(self, max_pixels: int) -> None:
-        self._items: OrderedDict[Hashable, Sprite] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__()
         self.max_pixels = max_pixels
         self.pixels = 0
-        self.hits = 0
-        self.builds = 0
+
+    def _limit(self) -> int:
+        return self.max_pixels  # ``CacheInfo.size`` stays in entries
+
+    def _reset(self) -> None:
+        self.pixels = 0
 
     def get(self, key: Hashable, build: Callable[[], Sprite]) -> Sprite:
         """The sprite for ``key``, built with ``build()`` on a miss."""
@@ -779,19 +810,6 @@ class SpriteCache:
                 _, old = self._items.popitem(last=False)
                 self.pixels -= old.pixels
         return sprite
-
-    def info(self) -> CacheInfo:
-        """Hit/build counters and size in entries (``maxsize`` is the pixel budget)."""
-        with self._lock:
-            return CacheInfo(self.hits, self.builds, len(self._items), self.max_pixels)
-
-    def clear(self) -> None:
-        """Drop every sprite and reset the counters."""
-        with self._lock:
-            self._items.clear()
-            self.pixels = 0
-            self.hits = 0
-            self.builds = 0
 
 
 SPRITES: Final[SpriteCache] = SpriteCache(max_pixels=8_000_000)  # ~32 MB of RGB pixels
