@@ -66,7 +66,7 @@ def main() -> int:
 
         canvas = duellum.board_image(view)  # the same final canvas, drawn again untimed
         t = time.process_time()
-        base.encode_board(canvas)
+        base.encode_board(canvas, duellum.palette_kind(view))
         encode_ms.append(_ms(time.process_time() - t))
 
         t = time.process_time()

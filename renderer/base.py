@@ -652,10 +652,18 @@ def _palette_bytes(image: Image.Image) -> bytes:
 BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (BOARD_FALLBACK_LEVELS)
 
 
-def encode_board(image: Image.Image) -> bytes:
+def encode_board(image: Image.Image, kind: PaletteKind | None = None) -> bytes:
     """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`), at most
-    :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce."""
-    palette_image = quantized(image, BOARD_COLOURS)
+    :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce.
+
+    With a ``kind`` the colours are those of the kind's palette (chosen once per process, see
+    :func:`kind_palette`) instead of being chosen for this image: half the quantizer's time.
+    """
+    if kind is None:
+        palette_image = quantized(image, BOARD_COLOURS)
+    else:
+        rgb = image if image.mode == "RGB" else image.convert("RGB")
+        palette_image = rgb.quantize(palette=kind_palette(kind, rgb), dither=Image.Dither.NONE)
     levels = (BOARD_ZLIB_LEVEL, *BOARD_FALLBACK_LEVELS)
     return _png(palette_image, levels, _palette_bytes(palette_image), BOARD_BUDGET)
 
@@ -745,6 +753,62 @@ class LayerCache(_CountedLRU[T]):
 
 STATIC_LAYERS: LayerCache[Any] = LayerCache(maxsize=4)  # a 1600 x 1790 base is ~8.6 MB
 """The process-wide cache of static layers shared by all game renderers."""
+
+
+# ----------------------------------------------------------------------------- palettes per kind
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteKind:
+    """A kind of image that shares one palette: e.g. every Duellum board of two given nation
+    colours. ``key`` names what sets the kind's colours (the game, the image, the player
+    colours); ``colours`` are colours a later image of the kind may show although the first
+    one did not (the last turn's highlight on a first turn's board, a winner's frame).
+    """
+
+    key: Hashable
+    colours: tuple[RGB, ...] = ()
+
+
+PALETTES: LayerCache[Image.Image] = LayerCache(maxsize=32)
+"""Palettes per :class:`PaletteKind` (an image of 64 x 1 "P" pixels each: tiny)."""
+
+SWATCH_SHARE: Final[float] = 0.004  # of the sample's pixels, per colour of PaletteKind.colours
+_CORE_COLOURS: Final[tuple[RGB, ...]] = (INK, WHITE, PAPER, PANEL, PANEL_EDGE, MUTED, HIGHLIGHT)
+
+
+def kind_palette(kind: PaletteKind, first: Image.Image) -> Image.Image:
+    """The palette of ``kind``: chosen once per process (fast octree, as :func:`quantized`)
+    from the kind's first image ``first`` sampled 1 in 9, plus a block of every colour in
+    ``kind.colours`` and the shared text and panel colours, each large enough to win its
+    own palette entry.
+
+    Why once: choosing a palette was 3.4 ms of every Duellum board (sampling 0.5, octree
+    2.9), and the boards of one kind show the same flat colours (the map, the nations, the
+    panels) and the same anti-aliased edges between them. The error of mapping later boards
+    to the first one's palette was measured equal to choosing per board (a mean of 0.8-1.0
+    levels per channel against 0.87, bench/RESULTS.md). Decision: the palette depends on
+    which board of a kind a process draws first, so a board's PNG bytes may differ between
+    processes (never its legibility); the pixels within one process are deterministic.
+    """
+    fonts = fonts_signature()
+    return PALETTES.get((kind.key, kind.colours, fonts), lambda: _choose_palette(first, kind.colours))
+
+
+def _choose_palette(first: Image.Image, colours: Sequence[RGB]) -> Image.Image:
+    width, height = first.size
+    sample = first
+    if width >= 4 * PALETTE_STRIDE and height >= 4 * PALETTE_STRIDE:
+        sample = first.resize((width // PALETTE_STRIDE, height // PALETTE_STRIDE), Image.Resampling.NEAREST)
+    wanted = tuple(dict.fromkeys((*_CORE_COLOURS, *colours)))
+    block = max(1, math.ceil(sample.width * sample.height * SWATCH_SHARE / sample.width))  # rows per colour
+    reference = Image.new("RGB", (sample.width, sample.height + block * len(wanted)))
+    reference.paste(sample, (0, 0))
+    draw = ImageDraw.Draw(reference)
+    for i, colour in enumerate(wanted):
+        top = sample.height + i * block
+        draw.rectangle((0, top, sample.width - 1, top + block - 1), fill=colour)
+    return reference.quantize(BOARD_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 # ----------------------------------------------------------------------------- cached art (sprites)

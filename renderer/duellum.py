@@ -32,8 +32,10 @@ from engine.core.text import count
 from renderer.base import (
     INK,
     PAPER,
+    RESOURCE_FILL,
     STATIC_LAYERS,
     WHITE,
+    PaletteKind,
     draw_lines,
     draw_text,
     encode_board,
@@ -47,6 +49,7 @@ from renderer.base import (
 from renderer.duellum_map import MapLayout, changed_regions, draw_base, draw_pieces
 from renderer.duellum_model import Geometry, geometry, owner_of, owners
 from renderer.duellum_panels import (
+    OWNED,
     bank_lines,
     draw_bank,
     draw_events,
@@ -168,9 +171,16 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     return image
 
 
+def palette_kind(view: Mapping[str, Any], image: str = "board") -> PaletteKind:
+    """The boards (or hands) that share one palette: those of the same two nation colours.
+    The colours named are those a first board may lack: a city's resource, an owned tech."""
+    fills = tuple(o.fill for o in owners(view))
+    return PaletteKind((GAME_ID, image, fills), (*fills, OWNED, *RESOURCE_FILL.values()))
+
+
 def render(view: Mapping[str, Any]) -> bytes:
     """The public board PNG for ``view`` (any seat's view or a spectator's: same image)."""
-    return encode_board(board_image(view))
+    return encode_board(board_image(view), palette_kind(view))
 
 
 # ----------------------------------------------------------------------------- private hand
@@ -227,4 +237,4 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
         draw_text(draw, (40, y + 30), name, fit_font(name, 32, HAND_W - 80, "bold"), INK, anchor="lm")
         draw_lines(draw, (40, y + 68), body, body_font, INK, lh)
         y += h + 16
-    return encode_board(image)
+    return encode_board(image, palette_kind(view, "hand"))

@@ -24,10 +24,11 @@ from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
-from renderer.base import INK, PAPER, encode_board, new_canvas
+from renderer.base import INK, PAPER, PaletteKind, encode_board, new_canvas
 from renderer.seven_wonders_hand import render_hand
 from renderer.seven_wonders_header import draw_header, header_height, legend_image
-from renderer.seven_wonders_model import cities
+from renderer.seven_wonders_icons import RES_FILL, SHIELD_FILL, TICK_FILL, WAIT_FILL
+from renderer.seven_wonders_model import CARD_FILL, cities
 from renderer.seven_wonders_panels import draw_panel, plan_panel
 from renderer.viewdata import as_map
 
@@ -72,12 +73,20 @@ def table_image(view: Mapping[str, Any]) -> Image.Image:
     return image
 
 
+TABLE_PALETTE: Final[PaletteKind] = PaletteKind(
+    (GAME_ID, "table"), (*CARD_FILL.values(), *RES_FILL.values(), SHIELD_FILL, TICK_FILL, WAIT_FILL)
+)
+"""Every table shares one palette (chosen from the first table a process draws, see
+:func:`renderer.base.kind_palette`); the colours named are those an early table may lack."""
+HAND_PALETTE: Final[PaletteKind] = PaletteKind((GAME_ID, "hand"), TABLE_PALETTE.colours)
+
+
 def render(view: Mapping[str, Any]) -> bytes:
     """The public table PNG for ``view`` (any seat's view or a spectator's: same image)."""
-    return encode_board(table_image(view))
+    return encode_board(table_image(view), TABLE_PALETTE)
 
 
 def render_private(view: Mapping[str, Any]) -> bytes | None:
     """The viewer's hand as a PNG; None for a spectator or when the viewer holds no card."""
     image = render_hand(view)
-    return None if image is None else encode_board(image)
+    return None if image is None else encode_board(image, HAND_PALETTE)
