@@ -218,6 +218,7 @@ def clear_font_cache() -> None:
     _sprite.cache_clear()
     _long_sprite.cache_clear()
     SPRITES.clear()
+    PIECES.clear()
 
 
 # Characters the built-in fallback font lacks, and a safe spelling for each.
@@ -879,7 +880,12 @@ class SpriteCache(_CountedLRU[Sprite]):
 SPRITES: Final[SpriteCache] = SpriteCache(max_pixels=8_000_000)  # ~32 MB of RGB pixels
 """The process-wide cache of drawn panels and cards (see :func:`cached_art`)."""
 
+PIECES: Final[SpriteCache] = SpriteCache(max_pixels=2_000_000)  # ~8 MB: ~900 chips and city tokens
+"""Small art that recurs on many boards (a map's unit chips and city tokens, see :func:`masked_art`):
+kept apart so that a turn's large new panels do not push it out of :data:`SPRITES`."""
+
 _FRESH: ContextVar[bool] = ContextVar("agora_renderer_fresh_art", default=False)
+_NO_TILE: Final[Image.Image] = Image.new("RGB", (1, 1))  # the image of a masked sprite: only its bands are kept
 
 
 @contextlib.contextmanager
@@ -953,6 +959,7 @@ def masked_art(
     draw_art: Callable[[ImageDraw.ImageDraw, Box4], None],
     *,
     margin: int = 0,
+    cache: SpriteCache | None = None,
 ) -> None:
     """:func:`cached_art` for art over a background that is not plain (a province box over a
     map's links): the sprite is pasted through a 1-bit mask of the pixels the art covers.
@@ -965,6 +972,8 @@ def masked_art(
     on ``key``, ``box`` and ``margin`` as for :func:`cached_art` apply. Pasting through a mask
     costs several times a plain copy, so the sprite is kept as bands of rows (see
     :func:`_bands`): the solid middle of a box is copied, only its rounded edges are masked.
+    ``cache`` keeps small, frequent art (a map's pieces) apart from :data:`SPRITES`, where
+    large panels would push it out.
     """
     if _FRESH.get():
         draw_art(ImageDraw.Draw(image), box)
@@ -990,9 +999,10 @@ def masked_art(
             _DRAWN.reset(drawn_token)
             _CLIPPED.reset(clipped_token)
         uncovered = ImageChops.difference(tiles[0], tiles[1]).convert("L")
-        return Sprite(tiles[0], tuple(texts), tuple(clipped), _bands(tiles[0], uncovered))
+        # Only the bands are pasted: the tile itself is not kept (half the pixels held).
+        return Sprite(_NO_TILE, tuple(texts), tuple(clipped), _bands(tiles[0], uncovered))
 
-    sprite = SPRITES.get(("masked", key, local, size, fonts_signature()), build)
+    sprite = (cache or SPRITES).get(("masked", key, local, size, fonts_signature()), build)
     canvas = image.im  # the core: Image.paste's checks cost more than these small copies
     for band, (x, y), band_mask in sprite.bands:
         area = (left + x, top + y, left + x + band.width, top + y + band.height)

@@ -155,7 +155,7 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     draw_header(draw, plan.header, view, owner_list)
     image.paste(base.image, (0, plan.map_top))
-    draw_pieces(draw, view, base.layout.moved(plan.map_top), owner_list, changed_regions(view))
+    draw_pieces(image, draw, view, base.layout.moved(plan.map_top), owner_list, changed_regions(view))
     draw.line((0, plan.map_top - 1, WIDTH, plan.map_top - 1), fill=INK, width=2)
     image.paste(base.rondel, (round(plan.rondel[0]), round(plan.rondel[1])))
     players = [as_map(p) for p in as_list(view.get("players"))]
