@@ -62,6 +62,8 @@ GROUP_GAP: Final[int] = 16
 TITLE_FILL: Final[RGB] = (54, 46, 40)
 LAST_FILL: Final[RGB] = (255, 238, 160)
 STAGE_FILL: Final[RGB] = (214, 168, 58)
+DIPLOMACY_FILL: Final[RGB] = (190, 220, 250)
+LAST_EDGE: Final[RGB] = (190, 150, 20)  # the frame of a city's last-turn line
 SCORE_WORDS: Final[tuple[tuple[str, str], ...]] = (
     ("military", "military"),
     ("treasury", "treasury"),
@@ -210,7 +212,7 @@ def stat_items(city: City) -> list[Item]:
     if city.debt:
         items.append(_pill_item(f"debt {city.debt}", (40, 40, 40)))
     if city.diplomacy:
-        items.append(_pill_item("diplomacy" + (f" ×{city.diplomacy}" if city.diplomacy > 1 else ""), (190, 220, 250)))
+        items.append(_pill_item("diplomacy" + (f" ×{city.diplomacy}" if city.diplomacy > 1 else ""), DIPLOMACY_FILL))
     if city.owes:
         items.append(_pill_item(f"owes {city.owes}c", ic.WAIT_FILL))
     items.append(_value_item(lambda d, x, cy: ic.card_back(d, x + 11, cy), 22, f"{city.hand_count} in hand", "hand"))
@@ -365,7 +367,7 @@ def _title(draw: ImageDraw.ImageDraw, box: Box, city: City) -> None:
         name_font = fit_font(city.name, 36, right - x - tw - 20, "bold", 16)
         draw_text(draw, (x, cy), city.name, name_font, WHITE, anchor="lm")
         tx = x + text_width(city.name, name_font) + 12
-        ic.rrect(draw, (tx, cy - 15, tx + tw, cy + 15), (190, 220, 250), INK, width=1)
+        ic.rrect(draw, (tx, cy - 15, tx + tw, cy + 15), DIPLOMACY_FILL, INK, width=1)
         draw_text(draw, (tx + tw / 2, cy), team, team_font, INK, anchor="mm")
     else:
         draw_text(draw, (x, cy), city.name, fit_font(city.name, 36, right - x - 8, "bold", 16), WHITE, anchor="lm")
@@ -434,7 +436,7 @@ def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: Ci
         y += ROW_H
     if plan.last:
         h = LINE_H * len(plan.last) + 6
-        ic.rrect(draw, (left, y, right, y + h), LAST_FILL, (190, 150, 20))
+        ic.rrect(draw, (left, y, right, y + h), LAST_FILL, LAST_EDGE)
         for k, text in enumerate(plan.last):
             draw_text(draw, (left + 8, y + 4 + LINE_H * k + LINE_H / 2), text, font(28), INK, anchor="lm")
         y += h + 6
