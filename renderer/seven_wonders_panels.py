@@ -406,6 +406,48 @@ def _wonder_row(draw: ImageDraw.ImageDraw, x0: float, x1: float, cy: float, city
     draw_text(draw, (x + 4, cy), label, fit_font(label, 26, right - x - 4, "bold", 14), INK, anchor="lm")
 
 
+def _paste_title(image: Image.Image, box: Box, city: City) -> None:
+    """The title bar's contents, pasted from :func:`renderer.base.cached_art` (a city's name,
+    badge, neighbours and VP pill repeat from turn to turn; drawing them was ~130 µs a panel).
+    The tile stays inside the bar's plain dark fill, clear of its chamfered corners."""
+    x0, y0, x1, _ = box
+    score = None if city.score is None else (city.rank, city.score.get("total", 0))
+    key = (
+        "sw-title",
+        city.free_city,
+        city.index,
+        city.name,
+        city.team,
+        city.vp,
+        score,
+        city.status,
+        city.player,
+        city.left,
+        city.right,
+        city.played_by,
+    )
+
+    def art(draw: ImageDraw.ImageDraw, tile: Box, city: City = city) -> None:
+        _title(draw, (tile[0] - TITLE_INSET[0], tile[1] - TITLE_INSET[1], tile[2] + TITLE_INSET[2], tile[3]), city)
+
+    dx0, dy0, dx1, dy1 = TITLE_INSET
+    cached_art(image, (x0 + dx0, y0 + dy0, x1 - dx1, y0 + TITLE_H - dy1), key, art, background=TITLE_FILL)
+
+
+TITLE_INSET: Final[tuple[int, int, int, int]] = (10, 6, 12, 2)  # the title tile in the bar: left, top, right, bottom
+
+
+def _paste_wonder_row(image: Image.Image, x0: float, x1: float, cy: float, city: City) -> None:
+    """The wonder's stages, name and next cost, pasted from :func:`renderer.base.cached_art`:
+    they change only when a stage is built."""
+    key = ("sw-wonder", city.stages, city.next_cost, city.wonder, city.side)
+
+    def art(draw: ImageDraw.ImageDraw, tile: Box, city: City = city) -> None:
+        _wonder_row(draw, tile[0] + 4, tile[2], tile[1] + 22, city)
+
+    cached_art(image, (x0 - 4, cy - 22, x1, cy + 22), key, art, background=PANEL, margin=2)
+
+
 def _paint_row_item(image: Image.Image, draw: ImageDraw.ImageDraw, item: Item, x: float, top: float) -> None:
     """A holdings item in its row (``top`` to ``top + ROW_H``): pasted from
     :func:`renderer.base.cached_art` when it has a key (coins, shields, science counts repeat
@@ -425,10 +467,10 @@ def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: Ci
     frame and title bar come from :func:`renderer.base.cached_art` (a big filled polygon)."""
     x0, y0, x1, _ = box
     cached_art(image, box, ("sw-panel-frame",), _panel_frame, background=PAPER, margin=2)
-    _title(draw, box, city)
+    _paste_title(image, box, city)
     left, right = x0 + PAD, x1 - PAD
     y = y0 + TITLE_H + 6
-    _wonder_row(draw, left, right, y + ROW_H / 2, city)
+    _paste_wonder_row(image, left, right, y + ROW_H / 2, city)
     y += ROW_H
     for line in plan.stats:
         for dx, item in line:
