@@ -898,6 +898,11 @@ def fresh_art() -> Iterator[None]:
         _FRESH.reset(token)
 
 
+def drawing_fresh() -> bool:
+    """True inside :func:`fresh_art` (art composed from several sprites draws itself whole)."""
+    return _FRESH.get()
+
+
 def cached_art(
     image: Image.Image,
     box: Box4,

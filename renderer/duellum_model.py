@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from renderer.base import RGB, ink_on, player_fill
@@ -57,6 +57,16 @@ class Geometry:
     regions: tuple[Region, ...]
     borders: tuple[tuple[str, str, str], ...]
     rondel: tuple[str, ...]
+
+    digest: int = field(default=0, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digest", hash((self.regions, self.borders, self.rondel)))
+
+    def __hash__(self) -> int:
+        """The contents' hash, computed once: it is part of the map base's cache key looked up
+        for every board, and hashing ~40 regions and ~90 borders each time took ~0.3 ms."""
+        return self.digest
 
 
 _GEOMETRIES: dict[Hashable, Geometry] = {}

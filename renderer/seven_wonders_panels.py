@@ -28,6 +28,7 @@ from renderer.base import (
     LayerCache,
     cached_art,
     draw_text,
+    drawing_fresh,
     fit_font,
     font,
     fonts_signature,
@@ -406,6 +407,44 @@ def _wonder_row(draw: ImageDraw.ImageDraw, x0: float, x1: float, cy: float, city
     draw_text(draw, (x + 4, cy), label, fit_font(label, 26, right - x - 4, "bold", 14), INK, anchor="lm")
 
 
+FRAME_TOP: Final[int] = TITLE_H + 12  # rows of a frame's top sprite: its corners and title bar
+FRAME_BOTTOM: Final[int] = 16  # rows of its bottom sprite: the lower chamfers and edge
+FRAME_STRIP: Final[int] = 64  # rows of a middle strip: the two straight side edges
+_FAR: Final[int] = 200  # how far beyond a part's tile the frame drawn for it reaches
+
+
+def _paste_frame(image: Image.Image, box: Box) -> None:
+    """A panel's frame (:func:`_panel_frame`) pasted from three sprites that do not depend on
+    the panel's height: the top (corners and title bar), strips of straight side edges, the
+    bottom. Why: a sprite of the whole frame was one per row height, and a table of new row
+    heights built (drew and filled) a new 600 x 700 frame for every panel. Each part's sprite
+    is the frame drawn reaching far beyond the part's tile, so its rows are the rows the whole
+    frame has there (its edges are straight between the chamfers); a panel too short for the
+    parts, and :func:`renderer.base.fresh_art`, draw the frame whole."""
+    x0, y0, x1, y1 = box
+    if drawing_fresh() or y1 - y0 < FRAME_TOP + FRAME_BOTTOM + 2 * FRAME_STRIP:
+        cached_art(image, box, ("sw-panel-frame",), _panel_frame, background=PAPER, margin=2)
+        return
+
+    def top(draw: ImageDraw.ImageDraw, tile: Box) -> None:
+        _panel_frame(draw, (tile[0], tile[1], tile[2], tile[3] + _FAR))
+
+    def strip(draw: ImageDraw.ImageDraw, tile: Box) -> None:
+        _panel_frame(draw, (tile[0], tile[1] - _FAR, tile[2], tile[3] + _FAR))
+
+    def bottom(draw: ImageDraw.ImageDraw, tile: Box) -> None:
+        _panel_frame(draw, (tile[0], tile[1] - _FAR, tile[2], tile[3]))
+
+    cached_art(image, (x0, y0, x1, y0 + FRAME_TOP), ("sw-frame-top",), top, background=PAPER, margin=2)
+    y = y0 + FRAME_TOP
+    end = y1 - FRAME_BOTTOM
+    while y < end:
+        at = min(y, end - FRAME_STRIP)  # the last strip ends where the bottom begins
+        cached_art(image, (x0, at, x1, at + FRAME_STRIP), ("sw-frame-strip",), strip, background=PAPER, margin=2)
+        y = at + FRAME_STRIP
+    cached_art(image, (x0, end, x1, y1), ("sw-frame-bottom",), bottom, background=PAPER, margin=2)
+
+
 def _paste_title(image: Image.Image, box: Box, city: City) -> None:
     """The title bar's contents, pasted from :func:`renderer.base.cached_art` (a city's name,
     badge, neighbours and VP pill repeat from turn to turn; drawing them was ~130 µs a panel).
@@ -466,7 +505,7 @@ def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: Ci
     """Paint a planned panel into ``box`` (as tall as the row; the plan fits inside); the empty
     frame and title bar come from :func:`renderer.base.cached_art` (a big filled polygon)."""
     x0, y0, x1, _ = box
-    cached_art(image, box, ("sw-panel-frame",), _panel_frame, background=PAPER, margin=2)
+    _paste_frame(image, box)
     _paste_title(image, box, city)
     left, right = x0 + PAD, x1 - PAD
     y = y0 + TITLE_H + 6
