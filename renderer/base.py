@@ -772,7 +772,7 @@ class PaletteKind:
 
 
 PALETTES: LayerCache[Image.Image] = LayerCache(maxsize=32)
-"""Palettes per :class:`PaletteKind` (an image of 64 x 1 "P" pixels each: tiny)."""
+"""Palettes per :class:`PaletteKind` (each a 1 x 1 "P" image carrying its 64 colours: tiny)."""
 
 SWATCH_SHARE: Final[float] = 0.004  # of the sample's pixels, per colour of PaletteKind.colours
 _CORE_COLOURS: Final[tuple[RGB, ...]] = (INK, WHITE, PAPER, PANEL, PANEL_EDGE, MUTED, HIGHLIGHT)
@@ -809,7 +809,10 @@ def _choose_palette(first: Image.Image, colours: Sequence[RGB]) -> Image.Image:
     for i, colour in enumerate(wanted):
         top = sample.height + i * block
         draw.rectangle((0, top, sample.width - 1, top + block - 1), fill=colour)
-    return reference.quantize(BOARD_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    chosen = reference.quantize(BOARD_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = Image.new("P", (1, 1))  # keep the colours, not the quantized reference (0.3 MB)
+    palette.putpalette(chosen.getpalette() or [0, 0, 0])
+    return palette
 
 
 # ----------------------------------------------------------------------------- cached art (sprites)
