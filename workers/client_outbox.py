@@ -9,8 +9,9 @@ command layer's builders of turn posts and prompts.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from workers import outbox
+from workers import metrics, outbox
 from workers.commands import Commands
 from workers.outbox import Envelope
 from workers.replies import Part
@@ -24,6 +25,15 @@ class ClientOutbox:
 
     store: Store
     commands: Commands
+    merge_after: float | None = outbox.MERGE_AFTER
+    """Seconds after which a turn post the game has overtaken goes out merged into the next
+    one (``outbox.MERGE_AFTER``); None: every post on its own (the console prints them all)."""
+
+    @property
+    def _merged(self) -> set[str]:
+        """Keys of turn posts this process merged into a later one and has not marked yet."""
+        merged: set[str] = self.__dict__.setdefault("_merged_keys", set())
+        return merged
 
     def fetch(self, platform: str, consumer: str, *, block_ms: int = 1000, count: int = 20) -> list[Envelope]:
         """Next outbox messages for ``platform`` (our unacknowledged ones first)."""
@@ -48,7 +58,10 @@ class ClientOutbox:
         return bool(self.store.r.exists(f"agora:pressing:{m.get('game', '')}:{m.get('seat', '')}"))
 
     def mark_sent(self, envelope: Envelope) -> None:
-        outbox.delivered(self.store, envelope)
+        """Record ``envelope`` as delivered (a turn post merged into a later one as not shown)."""
+        merged = envelope.key in self._merged
+        outbox.delivered(self.store, envelope, shown=not merged)
+        self._merged.discard(envelope.key)
 
     def render(self, envelope: Envelope) -> Part | None:
         """Turn an outbox message into what to send; None only when it is truly out of date
@@ -68,7 +81,7 @@ class ClientOutbox:
         m = envelope.message
         kind = m.get("type")
         if kind == "turn":
-            return self.commands.turn_part(m)
+            return self._turn(envelope)
         if kind == "prompt":
             return self.commands.prompt_part(m)
         if kind == "reminder":
@@ -79,6 +92,26 @@ class ClientOutbox:
             return Part(text=str(m.get("text", "")))
         log.warning("unknown outbox message type %r", kind)
         return None
+
+    def _turn(self, envelope: Envelope) -> Part | None:
+        """A turn post, or None when it goes out merged into the next one.
+
+        Merged: it waited over ``merge_after`` seconds and the game has posted a newer turn, so
+        it is marked sent without a message and the newer post carries its lines (and draws
+        only its own board). A post's lines start after the last post its table saw (the
+        ``told`` record), so nothing that happened is skipped by a merge."""
+        m = envelope.message
+        posted, told = outbox.turn_news(self.store, m)
+        version = int(m.get("version", 0))
+        if self.merge_after is not None and posted > version and outbox.age(envelope) > self.merge_after:
+            self._merged.add(envelope.key)
+            metrics.TURNS_MERGED.inc()
+            return None
+        message: dict[str, Any] = m
+        since = int(m.get("since", 0) or 0)
+        if told is not None and told + 1 < since:
+            message = {**m, "since": told + 1}  # the lines of the posts merged into this one too
+        return self.commands.turn_part(message)
 
     def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
         """(chat id, private) for a message: the game's chat, or the user's private chat."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import renderer
 from engine import AnyGame, find_game
 from workers import metrics
+from workers.outbox import MERGE_AFTER
 from workers.store import IMAGE_TTL, P, Store, k_image, k_meta, k_names
 
 if TYPE_CHECKING:
@@ -198,9 +199,14 @@ def release(store: Store, gid: str, version: int) -> None:
         log.debug("could not release the claim of %s v%s", gid, version, exc_info=True)
 
 
-def draw_posted(store: Store, gid: str, version: int) -> bool:
+def draw_posted(store: Store, gid: str, version: int, at: float | None = None) -> bool:
     """The render worker's drawing of a posted turn: the public board of ``gid`` at ``version``
     and its pages, loaded once (True: drawn here).
+
+    ``at``: when the turn was posted. A post older than ``outbox.MERGE_AFTER`` whose game has
+    posted a newer turn goes out merged into that one, with that one's board
+    (:meth:`workers.client_outbox.ClientOutbox._turn`), so its own board is not drawn: a
+    backlogged render queue then skips to the boards that will be shown.
 
     Idempotent and cheap when there is nothing to do (a redelivered task, one the consumer
     overtook while the render queue was backlogged): one round trip finds the board drawn, or
@@ -214,9 +220,12 @@ def draw_posted(store: Store, gid: str, version: int) -> bool:
     pipe.exists(key)
     pipe.set(key + ":drawing", RENDERING, ex=DRAWING_TTL, get=True)
     pipe.hgetall(k_names(gid))
-    pipe.hmget(k_meta(gid), ["game", "status"])
-    there, held, raw, (game_id, status) = pipe.execute()
+    pipe.hmget(k_meta(gid), ["game", "status", "posted_v"])
+    there, held, raw, (game_id, status, posted) = pipe.execute()
     if there or held not in (None, HANDOFF):
+        return False
+    if at is not None and int(posted or 0) > version and time.time() - at > MERGE_AFTER:
+        store.r.delete(key + ":drawing")  # nobody waits for a board that will not be shown
         return False
     try:
         snap = store.snapshot_at(gid, version) if game_id and status != b"lobby" else None

@@ -16,10 +16,18 @@ from typing import Any
 
 import redis
 
-from workers.store import PARTITIONS, Store, k_outbox, k_outbox_in, k_sent
+from workers.store import PARTITIONS, Store, k_meta, k_outbox, k_outbox_in, k_sent, k_told
 
 GROUP = "delivery"
 SENT_TTL = 14 * 86400
+# Decision: a turn post that waited this many seconds in the outbox and whose game has posted a
+# newer turn since is not sent on its own: its lines go out with the newer post (and that one's
+# board). A delivery that keeps up (every post out within a second) is never merged; one that
+# fell behind - Telegram's flood control, a consumer restarting, a burst of moves - catches up
+# with one message per table instead of a board per turn nobody can read any more, and skips
+# drawing those boards (issue 12: at 200 moves/s the consumer drew boards for posts already
+# out of date). One second: above a live delivery's own delay, below a board's 1 s target.
+MERGE_AFTER = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +161,34 @@ def _envelopes(store: Store, entries: list[tuple[str, Any, Any]], count: int) ->
     return out[:count]
 
 
+def age(envelope: Envelope, now: float | None = None) -> float:
+    """Seconds since ``envelope`` was added to its stream (its id is the server's time in ms)."""
+    try:
+        added = int(envelope.id.split("-", 1)[0]) / 1000
+    except ValueError:
+        return 0.0  # not a stream id (a test's envelope): as if just added
+    return max(0.0, (time.time() if now is None else now) - added)
+
+
+def told_member(message: dict[str, Any]) -> str:
+    """The table a turn post goes to, as named in the game's ``told`` record: ``""`` for the
+    home chat, ``@platform:chat`` for another table (the suffix of the post's key)."""
+    key = str(message.get("key", ""))
+    return key.split(":turn", 1)[1] if ":turn" in key else ""
+
+
+def turn_news(store: Store, message: dict[str, Any]) -> tuple[int, int | None]:
+    """(the game's newest posted version, the newest version whose post reached this turn
+    post's table or None) - one round trip, for deciding whether a post is merged into a later
+    one and where its lines start."""
+    gid = str(message.get("game", ""))
+    pipe = store.r.pipeline(transaction=False)
+    pipe.hget(k_meta(gid), "posted_v")
+    pipe.zscore(k_told(gid), told_member(message))
+    posted, told = pipe.execute()
+    return int(posted or 0), None if told is None else int(told)
+
+
 def ack(store: Store, platform: str, envelope: Envelope) -> None:
     stream = envelope.stream or k_outbox(platform, str(envelope.message.get("game") or ""))
     store.r.xack(stream, GROUP, envelope.id)
@@ -180,16 +216,26 @@ def mark_sent(store: Store, key: str) -> None:
     store.r.set(k_sent(key), "1", ex=SENT_TTL)
 
 
-def delivered(store: Store, envelope: Envelope) -> None:
+def delivered(store: Store, envelope: Envelope, *, shown: bool = True) -> None:
     """The message is in its chat: mark it sent, and let go of what only its delivery needed
-    (the snapshot a turn post's board is drawn from).
+    (the snapshot a turn post's board is drawn from). ``shown``: False for a turn post merged
+    into a later one (sent as part of it): its table's ``told`` record stays where it was, so
+    the later post's lines start after the last post the table did see.
 
     Why the release only with the first marker: the adapters retry this through a store outage
     (a reply lost after the write), and a message resent after a killed consumer is recorded
     again; each counted the post down once more, dropping the snapshot another table's post of
     the same version still needed. A release lost this way only keeps a snapshot until pruned."""
-    first = store.r.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
     m = envelope.message
+    if shown and m.get("type") == "turn" and m.get("game") and m.get("version"):
+        told = k_told(str(m["game"]))
+        pipe = store.r.pipeline(transaction=False)
+        pipe.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
+        pipe.zadd(told, {told_member(m): int(m["version"])}, gt=True)  # never back: posts may be re-sent
+        pipe.expire(told, SENT_TTL)
+        first = pipe.execute()[0]
+    else:
+        first = store.r.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
     if not first:
         mark_sent(store, envelope.key)  # recorded before: refresh the marker only
     elif m.get("type") == "turn" and m.get("game") and m.get("version"):
