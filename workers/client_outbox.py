@@ -57,6 +57,11 @@ class ClientOutbox:
         m = envelope.message
         return bool(self.store.r.exists(f"agora:pressing:{m.get('game', '')}:{m.get('seat', '')}"))
 
+    def merged(self, envelope: Envelope) -> bool:
+        """Whether :meth:`render` found this turn post overtaken and merged it into the next
+        (until it is marked sent)."""
+        return envelope.key in self._merged
+
     def mark_sent(self, envelope: Envelope) -> None:
         """Record ``envelope`` as delivered (a turn post merged into a later one as not shown)."""
         merged = envelope.key in self._merged
