@@ -122,11 +122,10 @@ def deliver(out_path: str) -> int:
     pool = ThreadPoolExecutor(POOL, thread_name_prefix="deliver")
     lines: list[str] = []
 
-    def one(env: Any) -> None:
-        if client.already_sent(env):
+    def one(env: Any, sent: set[str]) -> None:
+        if env.key in sent:
             client.ack("telegram", env)
             return
-        client.destination(env)
         part = client.render(env)  # raises: left pending, fetched again
         if part is not None and not client.claim(env, "delivery"):
             part = None
@@ -136,8 +135,7 @@ def deliver(out_path: str) -> int:
             lines.append(f"{m.get('game')} {m.get('version')} {time.time():.4f} {size}")
         elif m.get("type") == "turn" and client.merged(env):  # its lines go out with a newer post
             lines.append(f"{m.get('game')} {m.get('version')} {time.time():.4f} -1")
-        client.mark_sent(env)
-        client.ack("telegram", env)
+        client.mark_sent(env, ack="telegram")
 
     while not stop:
         try:
@@ -145,15 +143,22 @@ def deliver(out_path: str) -> int:
         except Exception:
             time.sleep(0.1)
             continue
-        # Messages of one chat in order, chats side by side (the delivery's lanes).
+        # Messages of one chat in order, chats side by side (the delivery's lanes); what was
+        # sent already and where each goes, once per batch (as the Telegram delivery does).
+        try:
+            sent = client.sent_keys(envelopes)
+            routes = client.destinations(envelopes)
+        except Exception:
+            time.sleep(0.1)
+            continue
         lanes: dict[str, list[Any]] = {}
-        for env in envelopes:
-            lanes.setdefault(str(env.message.get("chat") or env.message.get("user")), []).append(env)
+        for env, route in zip(envelopes, routes, strict=True):
+            lanes.setdefault(route[0] if route else f"home:{env.message.get('game')}", []).append(env)
 
-        def lane(items: list[Any]) -> None:
+        def lane(items: list[Any], sent: set[str] = sent) -> None:
             for env in items:
                 try:
-                    one(env)
+                    one(env, sent)
                 except Exception:
                     return
 

@@ -15,7 +15,7 @@ from workers import metrics, outbox
 from workers.commands import Commands
 from workers.outbox import Envelope
 from workers.replies import Part
-from workers.store import Store
+from workers.store import Store, k_user
 
 log = logging.getLogger("workers.client")  # its lines are the client's, as before the split
 
@@ -45,6 +45,10 @@ class ClientOutbox:
     def already_sent(self, envelope: Envelope) -> bool:
         return outbox.already_sent(self.store, envelope.key)
 
+    def sent_keys(self, envelopes: list[Envelope]) -> set[str]:
+        """Which of a fetched batch were sent already (one round trip for the batch)."""
+        return outbox.sent_keys(self.store, envelopes)
+
     def claim(self, envelope: Envelope, who: str) -> bool:
         """Claim the showing of a prompt (see ``outbox.claim``); other messages are always ours."""
         if envelope.message.get("type") != "prompt":
@@ -62,10 +66,11 @@ class ClientOutbox:
         (until it is marked sent)."""
         return envelope.key in self._merged
 
-    def mark_sent(self, envelope: Envelope) -> None:
-        """Record ``envelope`` as delivered (a turn post merged into a later one as not shown)."""
+    def mark_sent(self, envelope: Envelope, *, ack: str | None = None) -> None:
+        """Record ``envelope`` as delivered (a turn post merged into a later one as not shown);
+        ``ack``: the platform whose stream entry to acknowledge in the same round trip."""
         merged = envelope.key in self._merged
-        outbox.delivered(self.store, envelope, shown=not merged)
+        outbox.delivered(self.store, envelope, shown=not merged, ack_platform=ack)
         self._merged.discard(envelope.key)
 
     def render(self, envelope: Envelope) -> Part | None:
@@ -118,13 +123,30 @@ class ClientOutbox:
             message = {**m, "since": told + 1}  # the lines of the posts merged into this one too
         return self.commands.turn_part(message)
 
+    def destinations(self, envelopes: list[Envelope]) -> list[tuple[str, bool] | None]:
+        """:meth:`destination` of each of a fetched batch, with one round trip for all the
+        private chats it needs."""
+        users = [str(e.message.get("user", "")) for e in envelopes if e.message.get("type") not in ("turn", "notice")]
+        dms: dict[str, str] = {}
+        if users:
+            pipe = self.store.r.pipeline(transaction=False)
+            for user in users:
+                pipe.hget(k_user(user), "dm")
+            dms = {u: dm.decode() for u, dm in zip(users, pipe.execute(), strict=True) if dm}
+        return [self._route(e, dms.get(str(e.message.get("user", "")))) for e in envelopes]
+
     def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
         """(chat id, private) for a message: the game's chat, or the user's private chat."""
         m = envelope.message
         if m.get("type") in ("turn", "notice"):
             return str(m["chat"]), False
-        user = str(m.get("user", ""))
-        dm = self.store.user(user).get("dm")
+        return self._route(envelope, self.store.user(str(m.get("user", ""))).get("dm"))
+
+    @staticmethod
+    def _route(envelope: Envelope, dm: str | None) -> tuple[str, bool] | None:
+        m = envelope.message
+        if m.get("type") in ("turn", "notice"):
+            return str(m["chat"]), False
         if dm:
             return dm, True
         if m.get("type") == "reminder" and m.get("chat"):

@@ -190,8 +190,14 @@ def turn_news(store: Store, message: dict[str, Any]) -> tuple[int, int | None]:
 
 
 def ack(store: Store, platform: str, envelope: Envelope) -> None:
+    pipe = store.r.pipeline(transaction=False)
+    _ack_in(pipe, platform, envelope)
+    pipe.execute()
+
+
+def _ack_in(pipe: Any, platform: str, envelope: Envelope) -> None:
     stream = envelope.stream or k_outbox(platform, str(envelope.message.get("game") or ""))
-    store.r.xack(stream, GROUP, envelope.id)
+    pipe.xack(stream, GROUP, envelope.id)
 
 
 def already_sent(store: Store, key: str) -> bool:
@@ -216,30 +222,44 @@ def mark_sent(store: Store, key: str) -> None:
     store.r.set(k_sent(key), "1", ex=SENT_TTL)
 
 
-def delivered(store: Store, envelope: Envelope, *, shown: bool = True) -> None:
+def delivered(store: Store, envelope: Envelope, *, shown: bool = True, ack_platform: str | None = None) -> None:
     """The message is in its chat: mark it sent, and let go of what only its delivery needed
     (the snapshot a turn post's board is drawn from). ``shown``: False for a turn post merged
     into a later one (sent as part of it): its table's ``told`` record stays where it was, so
-    the later post's lines start after the last post the table did see.
+    the later post's lines start after the last post the table did see. ``ack_platform``:
+    acknowledge the entry in that platform's stream in the same round trip (after the marker:
+    an entry acknowledged is never re-read, so it must be recorded first).
 
     Why the release only with the first marker: the adapters retry this through a store outage
     (a reply lost after the write), and a message resent after a killed consumer is recorded
     again; each counted the post down once more, dropping the snapshot another table's post of
     the same version still needed. A release lost this way only keeps a snapshot until pruned."""
     m = envelope.message
-    if shown and m.get("type") == "turn" and m.get("game") and m.get("version"):
+    turn = m.get("type") == "turn" and bool(m.get("game")) and bool(m.get("version"))
+    pipe = store.r.pipeline(transaction=False)
+    pipe.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
+    if shown and turn:
         told = k_told(str(m["game"]))
-        pipe = store.r.pipeline(transaction=False)
-        pipe.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
         pipe.zadd(told, {told_member(m): int(m["version"])}, gt=True)  # never back: posts may be re-sent
         pipe.expire(told, SENT_TTL)
-        first = pipe.execute()[0]
-    else:
-        first = store.r.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
+    if ack_platform is not None:
+        _ack_in(pipe, ack_platform, envelope)
+    first = pipe.execute()[0]
     if not first:
         mark_sent(store, envelope.key)  # recorded before: refresh the marker only
-    elif m.get("type") == "turn" and m.get("game") and m.get("version"):
+    elif turn:
         store.release_posted(str(m["game"]), int(m["version"]))
+
+
+def sent_keys(store: Store, envelopes: list[Envelope]) -> set[str]:
+    """The keys of ``envelopes`` already marked sent: one round trip for a whole batch (the
+    markers live in many cluster slots, so a pipeline rather than one MGET)."""
+    if not envelopes:
+        return set()
+    pipe = store.r.pipeline(transaction=False)
+    for env in envelopes:
+        pipe.exists(k_sent(env.key))
+    return {env.key for env, there in zip(envelopes, pipe.execute(), strict=True) if there}
 
 
 def pending_count(store: Store, platform: str) -> int:
