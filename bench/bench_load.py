@@ -188,6 +188,7 @@ class Stats:
     render_seconds: float = 0.0
     adapter_cpu: float = 0.0  # CPU seconds of this process (the simulated adapter and players)
     delivery_cpu: float = 0.0  # CPU seconds of the outbox consumer
+    server_cpu: float = 0.0  # CPU seconds of the Valkey server
     cpu: float = 0.0  # worker CPU seconds in the measured window
 
 
@@ -305,6 +306,7 @@ async def load_phase(
         stats.renders, stats.render_seconds = t1["renders"] - t0["renders"], t1["seconds"] - t0["seconds"]
         stats.renders_by = {k: t1["by"].get(k, 0) - t0["by"].get(k, 0) for k in ("render", "consumer", "move")}
         stats.adapter_cpu, stats.delivery_cpu, stats.render_cpu = o1[0] - o0[0], o1[1] - o0[1], o1[2] - o0[2]
+        stats.server_cpu = o1[3] - o0[3]
 
     await asyncio.gather(window(), *(play(t, client, run, stats, start, end, think) for t in tables))
     await client.answers.aclose()
@@ -432,9 +434,16 @@ def commands_total(store: Any) -> int:
     return sum(int(v["calls"]) for v in stats.values())
 
 
+def server_cpu(store: Any) -> float:
+    """CPU seconds so far of the Valkey server (its own INFO: user + system)."""
+    info = store.r.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 def _sampler(store: Any, services: Services) -> Any:
     """(Redis commands so far, worker CPU seconds so far), for the measured window."""
-    return lambda: (commands_total(store), services.worker_cpu(), services.trips(), services.other_cpu())
+    return lambda: (commands_total(store), services.worker_cpu(), services.trips(),
+                    (*services.other_cpu(), server_cpu(store)))
 
 
 def first_boards(boards: dict[tuple[str, int], tuple[float, int]]) -> dict[tuple[str, int], float]:
@@ -489,6 +498,7 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, n
         "render_cpu_ms_per_move": stats.render_cpu * 1000 / max(1, stats.moves),
         "adapter_cpu_ms_per_move": stats.adapter_cpu * 1000 / max(1, stats.moves),
         "delivery_cpu_ms_per_move": stats.delivery_cpu * 1000 / max(1, stats.moves),
+        "server_cpu_ms_per_move": stats.server_cpu * 1000 / max(1, stats.moves),
         "worker_cpu_ms_per_move": stats.cpu * 1000 / max(1, stats.moves),
         "noop_s": noop,
         "noop_cpu_ms": noop_cpu * 1000,
@@ -509,7 +519,8 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, n
         f" (server commands incl. those inside scripts {row['cmds_per_move']:.0f})\n"
         f"      CPU/move: move workers {row['worker_cpu_ms_per_move']:.1f} ms, render worker"
         f" {row['render_cpu_ms_per_move']:.1f} ms, adapter+players"
-        f" {row['adapter_cpu_ms_per_move']:.1f} ms, outbox consumer {row['delivery_cpu_ms_per_move']:.1f} ms;"
+        f" {row['adapter_cpu_ms_per_move']:.1f} ms, outbox consumer {row['delivery_cpu_ms_per_move']:.1f} ms,"
+        f" Valkey {row['server_cpu_ms_per_move']:.1f} ms;"
         f"  no-op {noop:.0f}/s ({row['noop_cpu_ms']:.1f} ms worker CPU each);  ratio {row['ratio']:.2f}",
         flush=True,
     )

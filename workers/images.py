@@ -94,7 +94,7 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
         if snap is None:
             return None
         state = game.load(json.loads(snap))
-    return _draw(store, game, state, gid, version, who, seat, store.names(gid))
+    return _draw(store, game, state, gid, version, who, seat, store.names(gid), by="on_demand")
 
 
 def _claim(store: Store, key: str) -> bool:
@@ -163,7 +163,7 @@ def prewarm(store: Store, loaded: Loaded) -> None:
     there, mine, raw = pipe.execute()
     if not there and mine:  # else drawn already, or being drawn by the outbox consumer
         names = {k.decode(): v.decode() for k, v in raw.items()}
-        _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names)
+        _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names, by="move_worker")
     if loaded.game.id in renderer.PAGES:
         page_pngs(store, loaded.gid, loaded.version)
 
@@ -239,16 +239,27 @@ def draw_posted(store: Store, gid: str, version: int, at: float | None = None) -
             store.r.delete(key + ":drawing")  # do not make the consumer wait for nothing
         raise
     names = {k.decode(): v.decode() for k, v in raw.items()}
-    png = _draw(store, game, state, gid, version, "public", None, names)
+    png = _draw(store, game, state, gid, version, "public", None, names, by="render_worker")
     if png is not None and game.id in renderer.PAGES:
         page_pngs(store, gid, version, state)
     return png is not None
 
 
 def _draw(
-    store: Store, game: AnyGame, state: Any, gid: str, version: int, who: str, seat: int | None, names: dict[str, str]
+    store: Store,
+    game: AnyGame,
+    state: Any,
+    gid: str,
+    version: int,
+    who: str,
+    seat: int | None,
+    names: dict[str, str],
+    *,
+    by: str,
 ) -> bytes | None:
-    """Render the view of ``seat`` (``None``: the spectator view) and cache it for a while."""
+    """Render the view of ``seat`` (``None``: the spectator view) and cache it for a while.
+    ``by``: who draws it, for ``agora_boards_drawn_total`` (``render_worker``, ``move_worker``,
+    or ``on_demand``: whoever needed an image not drawn yet, mostly a bot delivering a post)."""
     key = k_image(gid, version, who)
     view = game.view(state, seat)
     # Who plays each seat (the engine knows only the sides): the board names the players,
@@ -262,6 +273,7 @@ def _draw(
         metrics.RENDER_SECONDS.labels(game.id, "board" if seat is None else "private").observe(
             time.perf_counter() - started
         )
+        metrics.BOARDS_DRAWN.labels(by).inc()
     except Exception:
         log.exception("rendering the %s image of %s v%s failed", who, gid, version)
         return None

@@ -154,9 +154,7 @@ def _envelopes(store: Store, entries: list[tuple[str, Any, Any]], count: int) ->
     # or it would stay first in our pending list forever and hide the entries behind it.
     for key in {k for k, _, fields in entries if not fields}:
         store.r.xack(key, GROUP, *[mid for k, mid, fields in entries if k == key and not fields])
-    out = [
-        Envelope(_name(mid), json.loads(fields[b"m"]), key) for key, mid, fields in entries if fields
-    ]
+    out = [Envelope(_name(mid), json.loads(fields[b"m"]), key) for key, mid, fields in entries if fields]
     out.sort(key=lambda e: tuple(int(x) for x in e.id.split("-")))
     return out[:count]
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from prometheus_client import REGISTRY
 
 from tests.workers.util import A, B, make_game
 from workers import commit, images, metrics, outbox, pipeline
@@ -131,7 +132,7 @@ def test_the_console_never_merges(store: Store, client: Client) -> None:
 def test_each_table_keeps_its_own_record(store: Store, client: Client) -> None:
     """A table that saw a post is not told its lines again when another table catches up."""
     gid = make_game(store)
-    env1, = _turns(store)
+    (env1,) = _turns(store)
     other = {**env1.message, "key": f"{gid}:1:turn@telegram:-1005", "chat": "-1005"}
     client.mark_sent(env1)
     assert store.r.zscore(k_told(gid), "") == 1
@@ -165,18 +166,31 @@ def test_a_post_gathering_more_than_the_kept_events_says_so(
     assert sum("adds 1" in line for line in lines) == 4  # the 4 kept versions' lines
 
 
-def test_the_render_worker_skips_a_board_that_will_go_out_merged(store: Store) -> None:
+def _drawn(by: str) -> float:
+    return REGISTRY.get_sample_value("agora_boards_drawn_total", {"by": by}) or 0.0
+
+
+def test_the_render_worker_skips_a_board_that_will_go_out_merged(store: Store, client: Client) -> None:
     gid = make_game(store)
     _moves(store, gid, 2)  # posts v2 and v3
+    drawn = _drawn("render_worker")
     # Overtaken and older than MERGE_AFTER: not drawn, and its claim is let go at once.
     images.hand_over(store, gid, 2)
     assert not images.draw_posted(store, gid, 2, at=time.time() - outbox.MERGE_AFTER - 1)
     assert not store.r.exists(k_image(gid, 2, "public"), k_image(gid, 2, "public") + ":drawing")
+    assert _drawn("render_worker") == drawn
     # Overtaken but young (its post goes out on its own), or the newest: drawn.
     assert images.draw_posted(store, gid, 2, at=time.time())
     assert images.draw_posted(store, gid, 3, at=time.time() - 60)
     # A task queued before ``at`` existed is drawn as before.
     assert images.draw_posted(store, gid, 1)
+    assert _drawn("render_worker") == drawn + 3  # operators see who drew the boards
+    # A board nobody drew is drawn by the delivery that needs it: counted as on demand.
+    on_demand = _drawn("on_demand")
+    _moves(store, gid, 1, start=2)
+    envs = _turns(store)
+    assert [v for v, _, _ in _deliver(client, envs[-1:])] == [4]
+    assert _drawn("on_demand") == on_demand + 1
 
 
 def test_the_age_of_an_entry_comes_from_its_stream_id() -> None:
