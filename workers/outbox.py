@@ -16,10 +16,13 @@ from typing import Any
 
 import redis
 
-from workers.store import PARTITIONS, Store, k_meta, k_outbox, k_outbox_in, k_sent, k_told
+from workers.store import PARTITIONS, Store, k_image, k_meta, k_outbox, k_outbox_in, k_sent, k_told
 
 GROUP = "delivery"
 SENT_TTL = 14 * 86400
+# Decision: a delivered turn post's images stay this long (then a table that still needs them
+# draws them again): enough for the game's other tables and for a post resent after a crash.
+DELIVERED_IMAGE_TTL = 60
 # Decision: a turn post that waited this many seconds in the outbox and whose game has posted a
 # newer turn since is not sent on its own: its lines go out with the newer post (and that one's
 # board). A delivery that keeps up (every post out within a second) is never merged; one that
@@ -234,15 +237,32 @@ def delivered(store: Store, envelope: Envelope, *, shown: bool = True, ack_platf
     the same version still needed. A release lost this way only keeps a snapshot until pruned."""
     m = envelope.message
     turn = m.get("type") == "turn" and bool(m.get("game")) and bool(m.get("version"))
+    pages_at = 0
     pipe = store.r.pipeline(transaction=False)
     pipe.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
     if shown and turn:
         told = k_told(str(m["game"]))
         pipe.zadd(told, {told_member(m): int(m["version"])}, gt=True)  # never back: posts may be re-sent
         pipe.expire(told, SENT_TTL)
+    if turn:
+        # The board and pages of a delivered post are only a cache now: kept a short while
+        # for the game's other tables and a resend, no longer than that (issue 12; drawn
+        # again on demand if a late table needs them). Never lengthened (``LT``).
+        gid, version = str(m["game"]), int(m["version"])
+        pipe.expire(k_image(gid, version, "public"), DELIVERED_IMAGE_TTL, lt=True)
+        pipe.expire(k_image(gid, version, "pages"), DELIVERED_IMAGE_TTL, lt=True)
+        pages_at = len(pipe)
+        pipe.get(k_image(gid, version, "pages"))
     if ack_platform is not None:
         _ack_in(pipe, ack_platform, envelope)
-    first = pipe.execute()[0]
+    results = pipe.execute()
+    first = results[0]
+    pages = int(results[pages_at] or 0) if turn else 0
+    if pages:
+        pipe = store.r.pipeline(transaction=False)
+        for i in range(1, pages + 1):
+            pipe.expire(k_image(str(m["game"]), int(m["version"]), f"page{i}"), DELIVERED_IMAGE_TTL, lt=True)
+        pipe.execute()
     if not first:
         mark_sent(store, envelope.key)  # recorded before: refresh the marker only
     elif turn:
