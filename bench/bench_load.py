@@ -28,7 +28,8 @@ What runs (every process started here is stopped by its PID at the end):
 
 Printed per game kind, with and without images (workers and consumer restarted with
 ``bench/load_noimages.py``, which turns the renderer off): moves/s; p50/p99 from the command
-to the accepted answer and to the turn's board built by the outbox consumer; how long
+to the accepted answer and to the turn's board built by the outbox consumer (a post merged
+into a later one counts until that one's board: workers/outbox.py ``MERGE_AFTER``); how long
 commands waited for a pool thread; Redis commands per move (server side, INFO commandstats:
 includes the commands inside the commit script, the outbox consumer and the beat); round
 trips and CPU per move of the move workers, the render worker and the outbox consumer; which
@@ -121,11 +122,10 @@ def deliver(out_path: str) -> int:
     pool = ThreadPoolExecutor(POOL, thread_name_prefix="deliver")
     lines: list[str] = []
 
-    def one(env: Any) -> None:
-        if client.already_sent(env):
+    def one(env: Any, sent: set[str]) -> None:
+        if env.key in sent:
             client.ack("telegram", env)
             return
-        client.destination(env)
         part = client.render(env)  # raises: left pending, fetched again
         if part is not None and not client.claim(env, "delivery"):
             part = None
@@ -133,8 +133,9 @@ def deliver(out_path: str) -> int:
         if m.get("type") == "turn" and part is not None:
             size = len(part.image) if part.image else 0
             lines.append(f"{m.get('game')} {m.get('version')} {time.time():.4f} {size}")
-        client.mark_sent(env)
-        client.ack("telegram", env)
+        elif m.get("type") == "turn" and client.merged(env):  # its lines go out with a newer post
+            lines.append(f"{m.get('game')} {m.get('version')} {time.time():.4f} -1")
+        client.mark_sent(env, ack="telegram")
 
     while not stop:
         try:
@@ -142,15 +143,22 @@ def deliver(out_path: str) -> int:
         except Exception:
             time.sleep(0.1)
             continue
-        # Messages of one chat in order, chats side by side (the delivery's lanes).
+        # Messages of one chat in order, chats side by side (the delivery's lanes); what was
+        # sent already and where each goes, once per batch (as the Telegram delivery does).
+        try:
+            sent = client.sent_keys(envelopes)
+            routes = client.destinations(envelopes)
+        except Exception:
+            time.sleep(0.1)
+            continue
         lanes: dict[str, list[Any]] = {}
-        for env in envelopes:
-            lanes.setdefault(str(env.message.get("chat") or env.message.get("user")), []).append(env)
+        for env, route in zip(envelopes, routes, strict=True):
+            lanes.setdefault(route[0] if route else f"home:{env.message.get('game')}", []).append(env)
 
-        def lane(items: list[Any]) -> None:
+        def lane(items: list[Any], sent: set[str] = sent) -> None:
             for env in items:
                 try:
-                    one(env)
+                    one(env, sent)
                 except Exception:
                     return
 
@@ -180,7 +188,7 @@ class Stats:
     render_seconds: float = 0.0
     adapter_cpu: float = 0.0  # CPU seconds of this process (the simulated adapter and players)
     delivery_cpu: float = 0.0  # CPU seconds of the outbox consumer
-    server_cpu: float = 0.0  # CPU seconds of the Valkey server (INFO cpu)
+    server_cpu: float = 0.0  # CPU seconds of the Valkey server
     cpu: float = 0.0  # worker CPU seconds in the measured window
 
 
@@ -427,23 +435,44 @@ def commands_total(store: Any) -> int:
 
 
 def server_cpu(store: Any) -> float:
-    """CPU seconds (user + system) of the Valkey server so far."""
+    """CPU seconds so far of the Valkey server (its own INFO: user + system)."""
     info = store.r.info("cpu")
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def _sampler(store: Any, services: Services) -> Any:
-    """(Redis commands so far, worker CPU seconds so far, round trips, CPU seconds of the
-    adapter, consumer, render worker and server so far), for the measured window."""
-    return lambda: (
-        commands_total(store), services.worker_cpu(), services.trips(), (*services.other_cpu(), server_cpu(store))
-    )
+    """(Redis commands so far, worker CPU seconds so far), for the measured window."""
+    return lambda: (commands_total(store), services.worker_cpu(), services.trips(),
+                    (*services.other_cpu(), server_cpu(store)))
+
+
+def first_boards(boards: dict[tuple[str, int], tuple[float, int]]) -> dict[tuple[str, int], float]:
+    """(game, version) of every turn post -> when a board showing it was built: its own, or for
+    a post merged into a later one (image size -1), the first board of a newer post after it.
+
+    Why: a merged post's move reaches the chat on the newer post's board; "board built" is
+    the time until the player can see their move on a board, whichever post carries it."""
+    out: dict[tuple[str, int], float] = {}
+    by_game: dict[str, list[tuple[int, float, int]]] = {}
+    for (gid, v), (t, size) in boards.items():
+        by_game.setdefault(gid, []).append((v, t, size))
+    for gid, posts in by_game.items():
+        posts.sort()
+        later: float | None = None  # the earliest board of a newer post
+        for v, t, size in reversed(posts):
+            if size >= 0:
+                later = t if later is None else min(later, t)
+            if later is not None:
+                out[(gid, v)] = later
+    return out
 
 
 def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, noop_cpu: float,
            boards: dict[tuple[str, int], tuple[float, int]]) -> dict[str, Any]:
-    lat = [boards[k][0] - t0 for k, t0 in stats.sent_at.items() if k in boards]
-    sizes = [boards[k][1] for k in stats.sent_at if k in boards]
+    shown = first_boards(boards)
+    lat = [shown[k] - t0 for k, t0 in stats.sent_at.items() if k in shown]
+    sizes = [boards[k][1] for k in stats.sent_at if k in boards and boards[k][1] >= 0]
+    merged = sum(1 for k in stats.sent_at if k in boards and boards[k][1] < 0)
     rate = stats.moves / seconds
     row = {
         "kind": kind,
@@ -455,6 +484,7 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, n
         "board_p50_ms": pct(lat, 0.5) * 1000,
         "board_p99_ms": pct(lat, 0.99) * 1000,
         "boards": len(lat),
+        "merged": merged,
         "render_ms": stats.render_seconds * 1000 / max(1, stats.renders),
         "board_kib_p50": pct([float(s) for s in sizes], 0.5) / 1024,
         "pool_wait_p99_ms": pct(stats.pool_waits, 0.99) * 1000,
@@ -468,8 +498,8 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, n
         "render_cpu_ms_per_move": stats.render_cpu * 1000 / max(1, stats.moves),
         "adapter_cpu_ms_per_move": stats.adapter_cpu * 1000 / max(1, stats.moves),
         "delivery_cpu_ms_per_move": stats.delivery_cpu * 1000 / max(1, stats.moves),
-        "worker_cpu_ms_per_move": stats.cpu * 1000 / max(1, stats.moves),
         "server_cpu_ms_per_move": stats.server_cpu * 1000 / max(1, stats.moves),
+        "worker_cpu_ms_per_move": stats.cpu * 1000 / max(1, stats.moves),
         "noop_s": noop,
         "noop_cpu_ms": noop_cpu * 1000,
         "ratio": rate / noop if noop else 0.0,
@@ -479,7 +509,7 @@ def report(kind: str, images: bool, stats: Stats, seconds: float, noop: float, n
         f" {stats.refused} refused, {stats.games_done} games finished)\n"
         f"      answer p50 {row['answer_p50_ms']:6.0f} ms  p99 {row['answer_p99_ms']:6.0f} ms;"
         f"  board built p50 {row['board_p50_ms']:6.0f} ms  p99 {row['board_p99_ms']:6.0f} ms"
-        f" ({len(lat)} boards, median {row['board_kib_p50']:.0f} KiB)\n"
+        f" ({len(lat)} posts, {merged} of them merged into a later one; median {row['board_kib_p50']:.0f} KiB)\n"
         f"      {stats.renders} board renders in the window, {row['render_ms']:.0f} ms (wall) each"
         f" (render worker {stats.renders_by.get('render', 0)}, outbox consumer"
         f" {stats.renders_by.get('consumer', 0)}, move workers {stats.renders_by.get('move', 0)});\n"

@@ -64,7 +64,10 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def measure(
-    views: list[dict[str, Any]], render: Callable[[dict[str, Any]], Any], image: Callable[[Any], Any]
+    views: list[dict[str, Any]],
+    render: Callable[[dict[str, Any]], Any],
+    image: Callable[[Any], Any],
+    kind: base.PaletteKind,
 ) -> dict[str, float]:
     """Median full render ms, median encode-only ms of the same canvases, and sizes."""
     render_ms: list[float] = []
@@ -78,7 +81,7 @@ def measure(
         sizes.append(len(data))
         canvas = image(view)
         heights.append(canvas.height)
-        ms, _ = timed(lambda c=canvas: base.encode_board(c))
+        ms, _ = timed(lambda c=canvas: base.encode_board(c, kind))
         encode_ms.append(ms)
     render_median = statistics.median(render_ms)
     encode_median = statistics.median(encode_ms)
@@ -110,8 +113,8 @@ def main() -> int:
             hands.append(view)
 
     seven_wonders.render(tables[0])  # warm-up: fonts, glyph caches
-    table = measure(tables, seven_wonders.render, seven_wonders.table_image)
-    hand = measure(hands, lambda v: seven_wonders.render_private(v), render_hand)
+    table = measure(tables, seven_wonders.render, seven_wonders.table_image, seven_wonders.TABLE_PALETTE)
+    hand = measure(hands, lambda v: seven_wonders.render_private(v), render_hand, seven_wonders.HAND_PALETTE)
 
     print(f"7 Wonders, 8 players, {len(tables)} table views and {len(hands)} hand views of one seeded game")
     print(f"CPU time per image; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

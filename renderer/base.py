@@ -218,6 +218,7 @@ def clear_font_cache() -> None:
     _sprite.cache_clear()
     _long_sprite.cache_clear()
     SPRITES.clear()
+    PIECES.clear()
 
 
 # Characters the built-in fallback font lacks, and a safe spelling for each.
@@ -652,10 +653,18 @@ def _palette_bytes(image: Image.Image) -> bytes:
 BOARD_BUDGET: Final[int] = 150 * 1024  # bytes: a board over this is deflated harder (BOARD_FALLBACK_LEVELS)
 
 
-def encode_board(image: Image.Image) -> bytes:
+def encode_board(image: Image.Image, kind: PaletteKind | None = None) -> bytes:
     """A board or hand image as a compact palette PNG (see :data:`BOARD_COLOURS`), at most
-    :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce."""
-    palette_image = quantized(image, BOARD_COLOURS)
+    :data:`BOARD_BUDGET` bytes for every board the tests and benchmarks produce.
+
+    With a ``kind`` the colours are those of the kind's palette (chosen once per process, see
+    :func:`kind_palette`) instead of being chosen for this image: half the quantizer's time.
+    """
+    if kind is None:
+        palette_image = quantized(image, BOARD_COLOURS)
+    else:
+        rgb = image if image.mode == "RGB" else image.convert("RGB")
+        palette_image = rgb.quantize(palette=kind_palette(kind, rgb), dither=Image.Dither.NONE)
     levels = (BOARD_ZLIB_LEVEL, *BOARD_FALLBACK_LEVELS)
     return _png(palette_image, levels, _palette_bytes(palette_image), BOARD_BUDGET)
 
@@ -673,7 +682,47 @@ class CacheInfo:
     maxsize: int
 
 
-class LayerCache(Generic[T]):
+V = TypeVar("V")
+
+
+class _CountedLRU(Generic[V]):
+    """What :class:`LayerCache` and :class:`SpriteCache` share: an ordered map under a lock,
+    hit and build counters, and the ``info()``/``clear()`` that read and reset them.
+
+    Why a base: both caches are asserted on by tests through the same :class:`CacheInfo`, and
+    a counter added to one (or a reset forgotten in ``clear``) must not drift from the other.
+    Subclasses say what ``size`` and ``maxsize`` mean (:meth:`_limit`) and reset their own
+    extra state (:meth:`_reset`).
+    """
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.builds = 0
+
+    def _limit(self) -> int:
+        """The bound reported as ``CacheInfo.maxsize`` (entries or pixels)."""
+        raise NotImplementedError
+
+    def _reset(self) -> None:
+        """Reset subclass state with the items (called under the lock)."""
+
+    def info(self) -> CacheInfo:
+        """Hit/build counters, size in entries and the bound (tests assert that art is not redrawn)."""
+        with self._lock:
+            return CacheInfo(self.hits, self.builds, len(self._items), self._limit())
+
+    def clear(self) -> None:
+        """Drop every cached item and reset the counters."""
+        with self._lock:
+            self._items.clear()
+            self.hits = 0
+            self.builds = 0
+            self._reset()
+
+
+class LayerCache(_CountedLRU[T]):
     """A small thread-safe LRU of static layers, keyed by e.g. (game, map side, size).
 
     Why: the map base (regions, borders, names) is the most expensive part of a board and
@@ -682,11 +731,11 @@ class LayerCache(Generic[T]):
     """
 
     def __init__(self, maxsize: int = 8) -> None:
-        self._items: OrderedDict[Hashable, T] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__()
         self.maxsize = maxsize
-        self.hits = 0
-        self.builds = 0
+
+    def _limit(self) -> int:
+        return self.maxsize
 
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
         """The cached value for ``key``, building it with ``build()`` on a miss."""
@@ -702,21 +751,68 @@ class LayerCache(Generic[T]):
                 self._items.popitem(last=False)
             return value
 
-    def info(self) -> CacheInfo:
-        """Hit/build counters and size (tests assert that the base is not redrawn)."""
-        with self._lock:
-            return CacheInfo(self.hits, self.builds, len(self._items), self.maxsize)
-
-    def clear(self) -> None:
-        """Drop every cached layer and reset the counters."""
-        with self._lock:
-            self._items.clear()
-            self.hits = 0
-            self.builds = 0
-
 
 STATIC_LAYERS: LayerCache[Any] = LayerCache(maxsize=4)  # a 1600 x 1790 base is ~8.6 MB
 """The process-wide cache of static layers shared by all game renderers."""
+
+
+# ----------------------------------------------------------------------------- palettes per kind
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteKind:
+    """A kind of image that shares one palette: e.g. every Duellum board of two given nation
+    colours. ``key`` names what sets the kind's colours (the game, the image, the player
+    colours); ``colours`` are colours a later image of the kind may show although the first
+    one did not (the last turn's highlight on a first turn's board, a winner's frame).
+    """
+
+    key: Hashable
+    colours: tuple[RGB, ...] = ()
+
+
+PALETTES: LayerCache[Image.Image] = LayerCache(maxsize=32)
+"""Palettes per :class:`PaletteKind` (each a 1 x 1 "P" image carrying its 64 colours: tiny)."""
+
+SWATCH_SHARE: Final[float] = 0.004  # of the sample's pixels, per colour of PaletteKind.colours
+_CORE_COLOURS: Final[tuple[RGB, ...]] = (INK, WHITE, PAPER, PANEL, PANEL_EDGE, MUTED, HIGHLIGHT)
+
+
+def kind_palette(kind: PaletteKind, first: Image.Image) -> Image.Image:
+    """The palette of ``kind``: chosen once per process (fast octree, as :func:`quantized`)
+    from the kind's first image ``first`` sampled 1 in 9, plus a block of every colour in
+    ``kind.colours`` and the shared text and panel colours, each large enough to win its
+    own palette entry.
+
+    Why once: choosing a palette was 3.4 ms of every Duellum board (sampling 0.5, octree
+    2.9), and the boards of one kind show the same flat colours (the map, the nations, the
+    panels) and the same anti-aliased edges between them. The error of mapping later boards
+    to the first one's palette was measured equal to choosing per board (a mean of 0.8-1.0
+    levels per channel against 0.87, bench/RESULTS.md). Decision: the palette depends on
+    which board of a kind a process draws first, so a board's PNG bytes may differ between
+    processes (never its legibility); the pixels within one process are deterministic.
+    """
+    fonts = fonts_signature()
+    return PALETTES.get((kind.key, kind.colours, fonts), lambda: _choose_palette(first, kind.colours))
+
+
+def _choose_palette(first: Image.Image, colours: Sequence[RGB]) -> Image.Image:
+    width, height = first.size
+    sample = first
+    if width >= 4 * PALETTE_STRIDE and height >= 4 * PALETTE_STRIDE:
+        sample = first.resize((width // PALETTE_STRIDE, height // PALETTE_STRIDE), Image.Resampling.NEAREST)
+    wanted = tuple(dict.fromkeys((*_CORE_COLOURS, *colours)))
+    block = max(1, math.ceil(sample.width * sample.height * SWATCH_SHARE / sample.width))  # rows per colour
+    reference = Image.new("RGB", (sample.width, sample.height + block * len(wanted)))
+    reference.paste(sample, (0, 0))
+    draw = ImageDraw.Draw(reference)
+    for i, colour in enumerate(wanted):
+        top = sample.height + i * block
+        draw.rectangle((0, top, sample.width - 1, top + block - 1), fill=colour)
+    chosen = reference.quantize(BOARD_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = Image.new("P", (1, 1))  # keep the colours, not the quantized reference (0.3 MB)
+    palette.putpalette(chosen.getpalette() or [0, 0, 0])
+    return palette
 
 
 # ----------------------------------------------------------------------------- cached art (sprites)
@@ -742,7 +838,7 @@ class Sprite:
         return self.image.width * self.image.height + sum(b.width * b.height for b, _, _ in self.bands)
 
 
-class SpriteCache:
+class SpriteCache(_CountedLRU[Sprite]):
     """A thread-safe LRU of :class:`Sprite` bounded by the pixels it holds, not by entries.
 
     Why pixels: sprites range from a 60 px badge to a 600 x 500 nation panel, and what must
@@ -752,12 +848,15 @@ class SpriteCache:
     """
 
     def __init__(self, max_pixels: int) -> None:
-        self._items: OrderedDict[Hashable, Sprite] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__()
         self.max_pixels = max_pixels
         self.pixels = 0
-        self.hits = 0
-        self.builds = 0
+
+    def _limit(self) -> int:
+        return self.max_pixels  # ``CacheInfo.size`` stays in entries
+
+    def _reset(self) -> None:
+        self.pixels = 0
 
     def get(self, key: Hashable, build: Callable[[], Sprite]) -> Sprite:
         """The sprite for ``key``, built with ``build()`` on a miss."""
@@ -780,24 +879,16 @@ class SpriteCache:
                 self.pixels -= old.pixels
         return sprite
 
-    def info(self) -> CacheInfo:
-        """Hit/build counters and size in entries (``maxsize`` is the pixel budget)."""
-        with self._lock:
-            return CacheInfo(self.hits, self.builds, len(self._items), self.max_pixels)
-
-    def clear(self) -> None:
-        """Drop every sprite and reset the counters."""
-        with self._lock:
-            self._items.clear()
-            self.pixels = 0
-            self.hits = 0
-            self.builds = 0
-
 
 SPRITES: Final[SpriteCache] = SpriteCache(max_pixels=8_000_000)  # ~32 MB of RGB pixels
 """The process-wide cache of drawn panels and cards (see :func:`cached_art`)."""
 
+PIECES: Final[SpriteCache] = SpriteCache(max_pixels=2_000_000)  # ~8 MB: ~900 chips and city tokens
+"""Small art that recurs on many boards (a map's unit chips and city tokens, see :func:`masked_art`):
+kept apart so that a turn's large new panels do not push it out of :data:`SPRITES`."""
+
 _FRESH: ContextVar[bool] = ContextVar("agora_renderer_fresh_art", default=False)
+_NO_TILE: Final[Image.Image] = Image.new("RGB", (1, 1))  # the image of a masked sprite: only its bands are kept
 
 
 @contextlib.contextmanager
@@ -808,6 +899,11 @@ def fresh_art() -> Iterator[None]:
         yield
     finally:
         _FRESH.reset(token)
+
+
+def drawing_fresh() -> bool:
+    """True inside :func:`fresh_art` (art composed from several sprites draws itself whole)."""
+    return _FRESH.get()
 
 
 def cached_art(
@@ -871,6 +967,7 @@ def masked_art(
     draw_art: Callable[[ImageDraw.ImageDraw, Box4], None],
     *,
     margin: int = 0,
+    cache: SpriteCache | None = None,
 ) -> None:
     """:func:`cached_art` for art over a background that is not plain (a province box over a
     map's links): the sprite is pasted through a 1-bit mask of the pixels the art covers.
@@ -883,6 +980,8 @@ def masked_art(
     on ``key``, ``box`` and ``margin`` as for :func:`cached_art` apply. Pasting through a mask
     costs several times a plain copy, so the sprite is kept as bands of rows (see
     :func:`_bands`): the solid middle of a box is copied, only its rounded edges are masked.
+    ``cache`` keeps small, frequent art (a map's pieces) apart from :data:`SPRITES`, where
+    large panels would push it out.
     """
     if _FRESH.get():
         draw_art(ImageDraw.Draw(image), box)
@@ -908,9 +1007,10 @@ def masked_art(
             _DRAWN.reset(drawn_token)
             _CLIPPED.reset(clipped_token)
         uncovered = ImageChops.difference(tiles[0], tiles[1]).convert("L")
-        return Sprite(tiles[0], tuple(texts), tuple(clipped), _bands(tiles[0], uncovered))
+        # Only the bands are pasted: the tile itself is not kept (half the pixels held).
+        return Sprite(_NO_TILE, tuple(texts), tuple(clipped), _bands(tiles[0], uncovered))
 
-    sprite = SPRITES.get(("masked", key, local, size, fonts_signature()), build)
+    sprite = (cache or SPRITES).get(("masked", key, local, size, fonts_signature()), build)
     canvas = image.im  # the core: Image.paste's checks cost more than these small copies
     for band, (x, y), band_mask in sprite.bands:
         area = (left + x, top + y, left + x + band.width, top + y + band.height)

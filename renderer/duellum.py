@@ -23,7 +23,7 @@ image. The hand is drawn by :func:`render_private`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -32,8 +32,10 @@ from engine.core.text import count
 from renderer.base import (
     INK,
     PAPER,
+    RESOURCE_FILL,
     STATIC_LAYERS,
     WHITE,
+    PaletteKind,
     draw_lines,
     draw_text,
     encode_board,
@@ -47,6 +49,7 @@ from renderer.base import (
 from renderer.duellum_map import MapLayout, changed_regions, draw_base, draw_pieces
 from renderer.duellum_model import Geometry, geometry, owner_of, owners
 from renderer.duellum_panels import (
+    OWNED,
     bank_lines,
     draw_bank,
     draw_events,
@@ -81,6 +84,17 @@ class Base:
     layout: MapLayout
     rondel: Image.Image
     spaces: tuple[str, ...]
+    placed: dict[int, MapLayout] = field(default_factory=dict, compare=False, hash=False)
+
+    def layout_at(self, top: int) -> MapLayout:
+        """The map's placement for the map pasted ``top`` pixels down: kept per height of the
+        header above it (a handful of heights recur; moving every node and slot was 0.3 ms)."""
+        found = self.placed.get(top)
+        if found is None:
+            found = self.layout.moved(top)
+            if len(self.placed) < 64:  # header heights are few; bound it all the same
+                self.placed[top] = found
+        return found
 
 
 def _build_base(geo: Geometry) -> Base:
@@ -152,7 +166,7 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     draw_header(draw, plan.header, view, owner_list)
     image.paste(base.image, (0, plan.map_top))
-    draw_pieces(draw, view, base.layout.moved(plan.map_top), owner_list, changed_regions(view))
+    draw_pieces(image, draw, view, base.layout_at(plan.map_top), owner_list, changed_regions(view))
     draw.line((0, plan.map_top - 1, WIDTH, plan.map_top - 1), fill=INK, width=2)
     image.paste(base.rondel, (round(plan.rondel[0]), round(plan.rondel[1])))
     players = [as_map(p) for p in as_list(view.get("players"))]
@@ -168,9 +182,16 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     return image
 
 
+def palette_kind(view: Mapping[str, Any], image: str = "board") -> PaletteKind:
+    """The boards (or hands) that share one palette: those of the same two nation colours.
+    The colours named are those a first board may lack: a city's resource, an owned tech."""
+    fills = tuple(o.fill for o in owners(view))
+    return PaletteKind((GAME_ID, image, fills), (*fills, OWNED, *RESOURCE_FILL.values()))
+
+
 def render(view: Mapping[str, Any]) -> bytes:
     """The public board PNG for ``view`` (any seat's view or a spectator's: same image)."""
-    return encode_board(board_image(view))
+    return encode_board(board_image(view), palette_kind(view))
 
 
 # ----------------------------------------------------------------------------- private hand
@@ -227,4 +248,4 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
         draw_text(draw, (40, y + 30), name, fit_font(name, 32, HAND_W - 80, "bold"), INK, anchor="lm")
         draw_lines(draw, (40, y + 68), body, body_font, INK, lh)
         y += h + 16
-    return encode_board(image)
+    return encode_board(image, palette_kind(view, "hand"))

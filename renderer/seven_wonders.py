@@ -24,11 +24,29 @@ from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
-from renderer.base import INK, PAPER, encode_board, new_canvas
+from renderer.base import INK, PAPER, RGB, PaletteKind, encode_board, new_canvas, tint
 from renderer.seven_wonders_hand import render_hand
 from renderer.seven_wonders_header import draw_header, header_height, legend_image
-from renderer.seven_wonders_model import cities
-from renderer.seven_wonders_panels import draw_panel, plan_panel
+from renderer.seven_wonders_icons import (
+    COIN_FILL,
+    LOSS_FILL,
+    RES_FILL,
+    SHIELD_FILL,
+    TICK_FILL,
+    VP_FILL,
+    WAIT_FILL,
+    WIN_FILL,
+)
+from renderer.seven_wonders_model import CARD_FILL, cities
+from renderer.seven_wonders_panels import (
+    DIPLOMACY_FILL,
+    LAST_EDGE,
+    LAST_FILL,
+    STAGE_FILL,
+    TITLE_FILL,
+    draw_panel,
+    plan_panel,
+)
 from renderer.viewdata import as_map
 
 GAME_ID: Final[str] = "seven-wonders"
@@ -72,12 +90,37 @@ def table_image(view: Mapping[str, Any]) -> Image.Image:
     return image
 
 
+PALETTE_COLOURS: Final[tuple[RGB, ...]] = (
+    *CARD_FILL.values(),
+    *(tint(fill, 0.8) for fill in CARD_FILL.values()),  # the card chips' backgrounds
+    *RES_FILL.values(),
+    COIN_FILL,
+    VP_FILL,
+    SHIELD_FILL,
+    WIN_FILL,
+    LOSS_FILL,
+    TICK_FILL,
+    WAIT_FILL,
+    TITLE_FILL,
+    LAST_FILL,
+    STAGE_FILL,
+    DIPLOMACY_FILL,
+    LAST_EDGE,
+)
+"""Flat colours a table may show although the first one a process draws did not (a blue card
+on a table of brown ones, a built stage, a diplomacy token)."""
+TABLE_PALETTE: Final[PaletteKind] = PaletteKind((GAME_ID, "table"), PALETTE_COLOURS)
+"""Every table shares one palette (chosen from the first table a process draws, see
+:func:`renderer.base.kind_palette`)."""
+HAND_PALETTE: Final[PaletteKind] = PaletteKind((GAME_ID, "hand"), TABLE_PALETTE.colours)
+
+
 def render(view: Mapping[str, Any]) -> bytes:
     """The public table PNG for ``view`` (any seat's view or a spectator's: same image)."""
-    return encode_board(table_image(view))
+    return encode_board(table_image(view), TABLE_PALETTE)
 
 
 def render_private(view: Mapping[str, Any]) -> bytes | None:
     """The viewer's hand as a PNG; None for a spectator or when the viewer holds no card."""
     image = render_hand(view)
-    return None if image is None else encode_board(image)
+    return None if image is None else encode_board(image, HAND_PALETTE)

@@ -28,6 +28,7 @@ from renderer.base import (
     LayerCache,
     cached_art,
     draw_text,
+    drawing_fresh,
     fit_font,
     font,
     fonts_signature,
@@ -62,6 +63,8 @@ GROUP_GAP: Final[int] = 16
 TITLE_FILL: Final[RGB] = (54, 46, 40)
 LAST_FILL: Final[RGB] = (255, 238, 160)
 STAGE_FILL: Final[RGB] = (214, 168, 58)
+DIPLOMACY_FILL: Final[RGB] = (190, 220, 250)
+LAST_EDGE: Final[RGB] = (190, 150, 20)  # the frame of a city's last-turn line
 SCORE_WORDS: Final[tuple[tuple[str, str], ...]] = (
     ("military", "military"),
     ("treasury", "treasury"),
@@ -210,7 +213,7 @@ def stat_items(city: City) -> list[Item]:
     if city.debt:
         items.append(_pill_item(f"debt {city.debt}", (40, 40, 40)))
     if city.diplomacy:
-        items.append(_pill_item("diplomacy" + (f" ×{city.diplomacy}" if city.diplomacy > 1 else ""), (190, 220, 250)))
+        items.append(_pill_item("diplomacy" + (f" ×{city.diplomacy}" if city.diplomacy > 1 else ""), DIPLOMACY_FILL))
     if city.owes:
         items.append(_pill_item(f"owes {city.owes}c", ic.WAIT_FILL))
     items.append(_value_item(lambda d, x, cy: ic.card_back(d, x + 11, cy), 22, f"{city.hand_count} in hand", "hand"))
@@ -365,7 +368,7 @@ def _title(draw: ImageDraw.ImageDraw, box: Box, city: City) -> None:
         name_font = fit_font(city.name, 36, right - x - tw - 20, "bold", 16)
         draw_text(draw, (x, cy), city.name, name_font, WHITE, anchor="lm")
         tx = x + text_width(city.name, name_font) + 12
-        ic.rrect(draw, (tx, cy - 15, tx + tw, cy + 15), (190, 220, 250), INK, width=1)
+        ic.rrect(draw, (tx, cy - 15, tx + tw, cy + 15), DIPLOMACY_FILL, INK, width=1)
         draw_text(draw, (tx + tw / 2, cy), team, team_font, INK, anchor="mm")
     else:
         draw_text(draw, (x, cy), city.name, fit_font(city.name, 36, right - x - 8, "bold", 16), WHITE, anchor="lm")
@@ -404,6 +407,86 @@ def _wonder_row(draw: ImageDraw.ImageDraw, x0: float, x1: float, cy: float, city
     draw_text(draw, (x + 4, cy), label, fit_font(label, 26, right - x - 4, "bold", 14), INK, anchor="lm")
 
 
+FRAME_TOP: Final[int] = TITLE_H + 12  # rows of a frame's top sprite: its corners and title bar
+FRAME_BOTTOM: Final[int] = 16  # rows of its bottom sprite: the lower chamfers and edge
+FRAME_STRIP: Final[int] = 64  # rows of a middle strip: the two straight side edges
+_FAR: Final[int] = 200  # how far beyond a part's tile the frame drawn for it reaches
+
+
+def _paste_frame(image: Image.Image, box: Box) -> None:
+    """A panel's frame (:func:`_panel_frame`) pasted from three sprites that do not depend on
+    the panel's height: the top (corners and title bar), strips of straight side edges, the
+    bottom. Why: a sprite of the whole frame was one per row height, and a table of new row
+    heights built (drew and filled) a new 600 x 700 frame for every panel. Each part's sprite
+    is the frame drawn reaching far beyond the part's tile, so its rows are the rows the whole
+    frame has there (its edges are straight between the chamfers); a panel too short for the
+    parts, and :func:`renderer.base.fresh_art`, draw the frame whole."""
+    x0, y0, x1, y1 = box
+    if drawing_fresh() or y1 - y0 < FRAME_TOP + FRAME_BOTTOM + 2 * FRAME_STRIP:
+        cached_art(image, box, ("sw-panel-frame",), _panel_frame, background=PAPER, margin=2)
+        return
+
+    def top(draw: ImageDraw.ImageDraw, tile: Box) -> None:
+        _panel_frame(draw, (tile[0], tile[1], tile[2], tile[3] + _FAR))
+
+    def strip(draw: ImageDraw.ImageDraw, tile: Box) -> None:
+        _panel_frame(draw, (tile[0], tile[1] - _FAR, tile[2], tile[3] + _FAR))
+
+    def bottom(draw: ImageDraw.ImageDraw, tile: Box) -> None:
+        _panel_frame(draw, (tile[0], tile[1] - _FAR, tile[2], tile[3]))
+
+    cached_art(image, (x0, y0, x1, y0 + FRAME_TOP), ("sw-frame-top",), top, background=PAPER, margin=2)
+    y = y0 + FRAME_TOP
+    end = y1 - FRAME_BOTTOM
+    while y < end:
+        at = min(y, end - FRAME_STRIP)  # the last strip ends where the bottom begins
+        cached_art(image, (x0, at, x1, at + FRAME_STRIP), ("sw-frame-strip",), strip, background=PAPER, margin=2)
+        y = at + FRAME_STRIP
+    cached_art(image, (x0, end, x1, y1), ("sw-frame-bottom",), bottom, background=PAPER, margin=2)
+
+
+def _paste_title(image: Image.Image, box: Box, city: City) -> None:
+    """The title bar's contents, pasted from :func:`renderer.base.cached_art` (a city's name,
+    badge, neighbours and VP pill repeat from turn to turn; drawing them was ~130 µs a panel).
+    The tile stays inside the bar's plain dark fill, clear of its chamfered corners."""
+    x0, y0, x1, _ = box
+    score = None if city.score is None else (city.rank, city.score.get("total", 0))
+    key = (
+        "sw-title",
+        city.free_city,
+        city.index,
+        city.name,
+        city.team,
+        city.vp,
+        score,
+        city.status,
+        city.player,
+        city.left,
+        city.right,
+        city.played_by,
+    )
+
+    def art(draw: ImageDraw.ImageDraw, tile: Box, city: City = city) -> None:
+        _title(draw, (tile[0] - TITLE_INSET[0], tile[1] - TITLE_INSET[1], tile[2] + TITLE_INSET[2], tile[3]), city)
+
+    dx0, dy0, dx1, dy1 = TITLE_INSET
+    cached_art(image, (x0 + dx0, y0 + dy0, x1 - dx1, y0 + TITLE_H - dy1), key, art, background=TITLE_FILL)
+
+
+TITLE_INSET: Final[tuple[int, int, int, int]] = (10, 6, 12, 2)  # the title tile in the bar: left, top, right, bottom
+
+
+def _paste_wonder_row(image: Image.Image, x0: float, x1: float, cy: float, city: City) -> None:
+    """The wonder's stages, name and next cost, pasted from :func:`renderer.base.cached_art`:
+    they change only when a stage is built."""
+    key = ("sw-wonder", city.stages, city.next_cost, city.wonder, city.side)
+
+    def art(draw: ImageDraw.ImageDraw, tile: Box, city: City = city) -> None:
+        _wonder_row(draw, tile[0] + 4, tile[2], tile[1] + 22, city)
+
+    cached_art(image, (x0 - 4, cy - 22, x1, cy + 22), key, art, background=PANEL, margin=2)
+
+
 def _paint_row_item(image: Image.Image, draw: ImageDraw.ImageDraw, item: Item, x: float, top: float) -> None:
     """A holdings item in its row (``top`` to ``top + ROW_H``): pasted from
     :func:`renderer.base.cached_art` when it has a key (coins, shields, science counts repeat
@@ -422,11 +505,11 @@ def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: Ci
     """Paint a planned panel into ``box`` (as tall as the row; the plan fits inside); the empty
     frame and title bar come from :func:`renderer.base.cached_art` (a big filled polygon)."""
     x0, y0, x1, _ = box
-    cached_art(image, box, ("sw-panel-frame",), _panel_frame, background=PAPER, margin=2)
-    _title(draw, box, city)
+    _paste_frame(image, box)
+    _paste_title(image, box, city)
     left, right = x0 + PAD, x1 - PAD
     y = y0 + TITLE_H + 6
-    _wonder_row(draw, left, right, y + ROW_H / 2, city)
+    _paste_wonder_row(image, left, right, y + ROW_H / 2, city)
     y += ROW_H
     for line in plan.stats:
         for dx, item in line:
@@ -434,7 +517,7 @@ def draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, city: Ci
         y += ROW_H
     if plan.last:
         h = LINE_H * len(plan.last) + 6
-        ic.rrect(draw, (left, y, right, y + h), LAST_FILL, (190, 150, 20))
+        ic.rrect(draw, (left, y, right, y + h), LAST_FILL, LAST_EDGE)
         for k, text in enumerate(plan.last):
             draw_text(draw, (left + 8, y + 4 + LINE_H * k + LINE_H / 2), text, font(28), INK, anchor="lm")
         y += h + 6

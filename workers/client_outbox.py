@@ -9,12 +9,13 @@ command layer's builders of turn posts and prompts.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from workers import outbox
+from workers import metrics, outbox
 from workers.commands import Commands
 from workers.outbox import Envelope
 from workers.replies import Part
-from workers.store import Store
+from workers.store import Store, k_user
 
 log = logging.getLogger("workers.client")  # its lines are the client's, as before the split
 
@@ -24,6 +25,15 @@ class ClientOutbox:
 
     store: Store
     commands: Commands
+    merge_after: float | None = outbox.MERGE_AFTER
+    """Seconds after which a turn post the game has overtaken goes out merged into the next
+    one (``outbox.MERGE_AFTER``); None: every post on its own (the console prints them all)."""
+
+    @property
+    def _merged(self) -> set[str]:
+        """Keys of turn posts this process merged into a later one and has not marked yet."""
+        merged: set[str] = self.__dict__.setdefault("_merged_keys", set())
+        return merged
 
     def fetch(self, platform: str, consumer: str, *, block_ms: int = 1000, count: int = 20) -> list[Envelope]:
         """Next outbox messages for ``platform`` (our unacknowledged ones first)."""
@@ -34,6 +44,10 @@ class ClientOutbox:
 
     def already_sent(self, envelope: Envelope) -> bool:
         return outbox.already_sent(self.store, envelope.key)
+
+    def sent_keys(self, envelopes: list[Envelope]) -> set[str]:
+        """Which of a fetched batch were sent already (one round trip for the batch)."""
+        return outbox.sent_keys(self.store, envelopes)
 
     def claim(self, envelope: Envelope, who: str) -> bool:
         """Claim the showing of a prompt (see ``outbox.claim``); other messages are always ours."""
@@ -47,8 +61,17 @@ class ClientOutbox:
         m = envelope.message
         return bool(self.store.r.exists(f"agora:pressing:{m.get('game', '')}:{m.get('seat', '')}"))
 
-    def mark_sent(self, envelope: Envelope) -> None:
-        outbox.delivered(self.store, envelope)
+    def merged(self, envelope: Envelope) -> bool:
+        """Whether :meth:`render` found this turn post overtaken and merged it into the next
+        (until it is marked sent)."""
+        return envelope.key in self._merged
+
+    def mark_sent(self, envelope: Envelope, *, ack: str | None = None) -> None:
+        """Record ``envelope`` as delivered (a turn post merged into a later one as not shown);
+        ``ack``: the platform whose stream entry to acknowledge in the same round trip."""
+        merged = envelope.key in self._merged
+        outbox.delivered(self.store, envelope, shown=not merged, ack_platform=ack)
+        self._merged.discard(envelope.key)
 
     def render(self, envelope: Envelope) -> Part | None:
         """Turn an outbox message into what to send; None only when it is truly out of date
@@ -68,7 +91,7 @@ class ClientOutbox:
         m = envelope.message
         kind = m.get("type")
         if kind == "turn":
-            return self.commands.turn_part(m)
+            return self._turn(envelope)
         if kind == "prompt":
             return self.commands.prompt_part(m)
         if kind == "reminder":
@@ -80,13 +103,50 @@ class ClientOutbox:
         log.warning("unknown outbox message type %r", kind)
         return None
 
+    def _turn(self, envelope: Envelope) -> Part | None:
+        """A turn post, or None when it goes out merged into the next one.
+
+        Merged: it waited over ``merge_after`` seconds and the game has posted a newer turn, so
+        it is marked sent without a message and the newer post carries its lines (and draws
+        only its own board). A post's lines start after the last post its table saw (the
+        ``told`` record), so nothing that happened is skipped by a merge."""
+        m = envelope.message
+        posted, told = outbox.turn_news(self.store, m)
+        version = int(m.get("version", 0))
+        if self.merge_after is not None and posted > version and outbox.age(envelope) > self.merge_after:
+            self._merged.add(envelope.key)
+            metrics.TURNS_MERGED.inc()
+            return None
+        message: dict[str, Any] = m
+        since = int(m.get("since", 0) or 0)
+        if told is not None and told + 1 < since:
+            message = {**m, "since": told + 1}  # the lines of the posts merged into this one too
+        return self.commands.turn_part(message)
+
+    def destinations(self, envelopes: list[Envelope]) -> list[tuple[str, bool] | None]:
+        """:meth:`destination` of each of a fetched batch, with one round trip for all the
+        private chats it needs."""
+        users = [str(e.message.get("user", "")) for e in envelopes if e.message.get("type") not in ("turn", "notice")]
+        dms: dict[str, str] = {}
+        if users:
+            pipe = self.store.r.pipeline(transaction=False)
+            for user in users:
+                pipe.hget(k_user(user), "dm")
+            dms = {u: dm.decode() for u, dm in zip(users, pipe.execute(), strict=True) if dm}
+        return [self._route(e, dms.get(str(e.message.get("user", "")))) for e in envelopes]
+
     def destination(self, envelope: Envelope) -> tuple[str, bool] | None:
         """(chat id, private) for a message: the game's chat, or the user's private chat."""
         m = envelope.message
         if m.get("type") in ("turn", "notice"):
             return str(m["chat"]), False
-        user = str(m.get("user", ""))
-        dm = self.store.user(user).get("dm")
+        return self._route(envelope, self.store.user(str(m.get("user", ""))).get("dm"))
+
+    @staticmethod
+    def _route(envelope: Envelope, dm: str | None) -> tuple[str, bool] | None:
+        m = envelope.message
+        if m.get("type") in ("turn", "notice"):
+            return str(m["chat"]), False
         if dm:
             return dm, True
         if m.get("type") == "reminder" and m.get("chat"):

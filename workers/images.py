@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import renderer
 from engine import AnyGame, find_game
 from workers import metrics
+from workers.outbox import MERGE_AFTER
 from workers.store import IMAGE_TTL, P, Store, k_image, k_meta, k_names
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def _cached(store: Store, gid: str, version: int | None, who: str, seat: int | N
         if snap is None:
             return None
         state = game.load(json.loads(snap))
-    return _draw(store, game, state, gid, version, who, seat, store.names(gid))
+    return _draw(store, game, state, gid, version, who, seat, store.names(gid), by="on_demand")
 
 
 def _claim(store: Store, key: str) -> bool:
@@ -162,7 +163,7 @@ def prewarm(store: Store, loaded: Loaded) -> None:
     there, mine, raw = pipe.execute()
     if not there and mine:  # else drawn already, or being drawn by the outbox consumer
         names = {k.decode(): v.decode() for k, v in raw.items()}
-        _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names)
+        _draw(store, loaded.game, loaded.state, loaded.gid, loaded.version, "public", None, names, by="move_worker")
     if loaded.game.id in renderer.PAGES:
         page_pngs(store, loaded.gid, loaded.version)
 
@@ -198,9 +199,14 @@ def release(store: Store, gid: str, version: int) -> None:
         log.debug("could not release the claim of %s v%s", gid, version, exc_info=True)
 
 
-def draw_posted(store: Store, gid: str, version: int) -> bool:
+def draw_posted(store: Store, gid: str, version: int, at: float | None = None) -> bool:
     """The render worker's drawing of a posted turn: the public board of ``gid`` at ``version``
     and its pages, loaded once (True: drawn here).
+
+    ``at``: when the turn was posted. A post older than ``outbox.MERGE_AFTER`` whose game has
+    posted a newer turn goes out merged into that one, with that one's board
+    (:meth:`workers.client_outbox.ClientOutbox._turn`), so its own board is not drawn: a
+    backlogged render queue then skips to the boards that will be shown.
 
     Idempotent and cheap when there is nothing to do (a redelivered task, one the consumer
     overtook while the render queue was backlogged): one round trip finds the board drawn, or
@@ -214,9 +220,12 @@ def draw_posted(store: Store, gid: str, version: int) -> bool:
     pipe.exists(key)
     pipe.set(key + ":drawing", RENDERING, ex=DRAWING_TTL, get=True)
     pipe.hgetall(k_names(gid))
-    pipe.hmget(k_meta(gid), ["game", "status"])
-    there, held, raw, (game_id, status) = pipe.execute()
+    pipe.hmget(k_meta(gid), ["game", "status", "posted_v"])
+    there, held, raw, (game_id, status, posted) = pipe.execute()
     if there or held not in (None, HANDOFF):
+        return False
+    if at is not None and int(posted or 0) > version and time.time() - at > MERGE_AFTER:
+        store.r.delete(key + ":drawing")  # nobody waits for a board that will not be shown
         return False
     try:
         snap = store.snapshot_at(gid, version) if game_id and status != b"lobby" else None
@@ -230,16 +239,27 @@ def draw_posted(store: Store, gid: str, version: int) -> bool:
             store.r.delete(key + ":drawing")  # do not make the consumer wait for nothing
         raise
     names = {k.decode(): v.decode() for k, v in raw.items()}
-    png = _draw(store, game, state, gid, version, "public", None, names)
+    png = _draw(store, game, state, gid, version, "public", None, names, by="render_worker")
     if png is not None and game.id in renderer.PAGES:
         page_pngs(store, gid, version, state)
     return png is not None
 
 
 def _draw(
-    store: Store, game: AnyGame, state: Any, gid: str, version: int, who: str, seat: int | None, names: dict[str, str]
+    store: Store,
+    game: AnyGame,
+    state: Any,
+    gid: str,
+    version: int,
+    who: str,
+    seat: int | None,
+    names: dict[str, str],
+    *,
+    by: str,
 ) -> bytes | None:
-    """Render the view of ``seat`` (``None``: the spectator view) and cache it for a while."""
+    """Render the view of ``seat`` (``None``: the spectator view) and cache it for a while.
+    ``by``: who draws it, for ``agora_boards_drawn_total`` (``render_worker``, ``move_worker``,
+    or ``on_demand``: whoever needed an image not drawn yet, mostly a bot delivering a post)."""
     key = k_image(gid, version, who)
     view = game.view(state, seat)
     # Who plays each seat (the engine knows only the sides): the board names the players,
@@ -253,6 +273,7 @@ def _draw(
         metrics.RENDER_SECONDS.labels(game.id, "board" if seat is None else "private").observe(
             time.perf_counter() - started
         )
+        metrics.BOARDS_DRAWN.labels(by).inc()
     except Exception:
         log.exception("rendering the %s image of %s v%s failed", who, gid, version)
         return None

@@ -44,6 +44,9 @@ key                              type    holds
 ``g:{gid}:posted``               hash    version -> snapshot of a posted turn until every table's
                                          post of it is delivered (``n:<v>`` counts them down);
                                          at most POSTED_KEPT versions (TTL)
+``g:{gid}:told``                 zset    table (``""`` for the home chat, ``@platform:chat``
+                                         for another) -> the newest version whose turn post
+                                         reached it (a merged post's lines start after it)
 ``img:{gid}:{v}:{who}``          string  rendered PNG (``who`` = ``public`` or a seat), TTL
 ``chat:{platform}:{chat}``       string  the game id played in that chat
 ``u:{user}``                     hash    name, dm (private chat id), tz, quiet hours
@@ -147,6 +150,10 @@ def k_posted(gid: str, version: int) -> str:
 
 def k_snapv(gid: str) -> str:
     return _g(gid) + "posted"
+
+
+def k_told(gid: str) -> str:
+    return _g(gid) + "told"
 
 
 def gid_of_key(key: str) -> str:

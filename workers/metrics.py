@@ -45,6 +45,15 @@ REMINDER_LAG = Histogram(
     buckets=(0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0),
 )
 OUTBOX_SENT = Counter("agora_outbox_sent_total", "Outbox messages delivered", ["platform"])
+BOARDS_DRAWN = Counter(
+    "agora_boards_drawn_total",
+    "Images drawn, by who drew them: render_worker, move_worker, or on_demand (a bot delivering a post)",
+    ["by"],
+)
+TURNS_MERGED = Counter(
+    "agora_turn_posts_merged_total",
+    "Turn posts that waited over a second and were sent as part of a newer post of their table",
+)
 RENDER_LAPSES = Counter(
     "agora_render_handover_lapses_total",
     "Boards handed over to a render worker that none took in time, so this process drew them",

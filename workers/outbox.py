@@ -16,10 +16,21 @@ from typing import Any
 
 import redis
 
-from workers.store import PARTITIONS, Store, k_outbox, k_outbox_in, k_sent
+from workers.store import PARTITIONS, Store, k_image, k_meta, k_outbox, k_outbox_in, k_sent, k_told
 
 GROUP = "delivery"
 SENT_TTL = 14 * 86400
+# Decision: a delivered turn post's images stay this long (then a table that still needs them
+# draws them again): enough for the game's other tables and for a post resent after a crash.
+DELIVERED_IMAGE_TTL = 60
+# Decision: a turn post that waited this many seconds in the outbox and whose game has posted a
+# newer turn since is not sent on its own: its lines go out with the newer post (and that one's
+# board). A delivery that keeps up (every post out within a second) is never merged; one that
+# fell behind - Telegram's flood control, a consumer restarting, a burst of moves - catches up
+# with one message per table instead of a board per turn nobody can read any more, and skips
+# drawing those boards (issue 12: at 200 moves/s the consumer drew boards for posts already
+# out of date). One second: above a live delivery's own delay, below a board's 1 s target.
+MERGE_AFTER = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,16 +157,48 @@ def _envelopes(store: Store, entries: list[tuple[str, Any, Any]], count: int) ->
     # or it would stay first in our pending list forever and hide the entries behind it.
     for key in {k for k, _, fields in entries if not fields}:
         store.r.xack(key, GROUP, *[mid for k, mid, fields in entries if k == key and not fields])
-    out = [
-        Envelope(_name(mid), json.loads(fields[b"m"]), key) for key, mid, fields in entries if fields
-    ]
+    out = [Envelope(_name(mid), json.loads(fields[b"m"]), key) for key, mid, fields in entries if fields]
     out.sort(key=lambda e: tuple(int(x) for x in e.id.split("-")))
     return out[:count]
 
 
+def age(envelope: Envelope, now: float | None = None) -> float:
+    """Seconds since ``envelope`` was added to its stream (its id is the server's time in ms)."""
+    try:
+        added = int(envelope.id.split("-", 1)[0]) / 1000
+    except ValueError:
+        return 0.0  # not a stream id (a test's envelope): as if just added
+    return max(0.0, (time.time() if now is None else now) - added)
+
+
+def told_member(message: dict[str, Any]) -> str:
+    """The table a turn post goes to, as named in the game's ``told`` record: ``""`` for the
+    home chat, ``@platform:chat`` for another table (the suffix of the post's key)."""
+    key = str(message.get("key", ""))
+    return key.split(":turn", 1)[1] if ":turn" in key else ""
+
+
+def turn_news(store: Store, message: dict[str, Any]) -> tuple[int, int | None]:
+    """(the game's newest posted version, the newest version whose post reached this turn
+    post's table or None) - one round trip, for deciding whether a post is merged into a later
+    one and where its lines start."""
+    gid = str(message.get("game", ""))
+    pipe = store.r.pipeline(transaction=False)
+    pipe.hget(k_meta(gid), "posted_v")
+    pipe.zscore(k_told(gid), told_member(message))
+    posted, told = pipe.execute()
+    return int(posted or 0), None if told is None else int(told)
+
+
 def ack(store: Store, platform: str, envelope: Envelope) -> None:
+    pipe = store.r.pipeline(transaction=False)
+    _ack_in(pipe, platform, envelope)
+    pipe.execute()
+
+
+def _ack_in(pipe: Any, platform: str, envelope: Envelope) -> None:
     stream = envelope.stream or k_outbox(platform, str(envelope.message.get("game") or ""))
-    store.r.xack(stream, GROUP, envelope.id)
+    pipe.xack(stream, GROUP, envelope.id)
 
 
 def already_sent(store: Store, key: str) -> bool:
@@ -180,20 +223,61 @@ def mark_sent(store: Store, key: str) -> None:
     store.r.set(k_sent(key), "1", ex=SENT_TTL)
 
 
-def delivered(store: Store, envelope: Envelope) -> None:
+def delivered(store: Store, envelope: Envelope, *, shown: bool = True, ack_platform: str | None = None) -> None:
     """The message is in its chat: mark it sent, and let go of what only its delivery needed
-    (the snapshot a turn post's board is drawn from).
+    (the snapshot a turn post's board is drawn from). ``shown``: False for a turn post merged
+    into a later one (sent as part of it): its table's ``told`` record stays where it was, so
+    the later post's lines start after the last post the table did see. ``ack_platform``:
+    acknowledge the entry in that platform's stream in the same round trip (after the marker:
+    an entry acknowledged is never re-read, so it must be recorded first).
 
     Why the release only with the first marker: the adapters retry this through a store outage
     (a reply lost after the write), and a message resent after a killed consumer is recorded
     again; each counted the post down once more, dropping the snapshot another table's post of
     the same version still needed. A release lost this way only keeps a snapshot until pruned."""
-    first = store.r.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
     m = envelope.message
+    turn = m.get("type") == "turn" and bool(m.get("game")) and bool(m.get("version"))
+    pages_at = 0
+    pipe = store.r.pipeline(transaction=False)
+    pipe.set(k_sent(envelope.key), "1", ex=SENT_TTL, nx=True)
+    if shown and turn:
+        told = k_told(str(m["game"]))
+        pipe.zadd(told, {told_member(m): int(m["version"])}, gt=True)  # never back: posts may be re-sent
+        pipe.expire(told, SENT_TTL)
+    if turn:
+        # The board and pages of a delivered post are only a cache now: kept a short while
+        # for the game's other tables and a resend, no longer than that (issue 12; drawn
+        # again on demand if a late table needs them). Never lengthened (``LT``).
+        gid, version = str(m["game"]), int(m["version"])
+        pipe.expire(k_image(gid, version, "public"), DELIVERED_IMAGE_TTL, lt=True)
+        pipe.expire(k_image(gid, version, "pages"), DELIVERED_IMAGE_TTL, lt=True)
+        pages_at = len(pipe)
+        pipe.get(k_image(gid, version, "pages"))
+    if ack_platform is not None:
+        _ack_in(pipe, ack_platform, envelope)
+    results = pipe.execute()
+    first = results[0]
+    pages = int(results[pages_at] or 0) if turn else 0
+    if pages:
+        pipe = store.r.pipeline(transaction=False)
+        for i in range(1, pages + 1):
+            pipe.expire(k_image(str(m["game"]), int(m["version"]), f"page{i}"), DELIVERED_IMAGE_TTL, lt=True)
+        pipe.execute()
     if not first:
         mark_sent(store, envelope.key)  # recorded before: refresh the marker only
-    elif m.get("type") == "turn" and m.get("game") and m.get("version"):
+    elif turn:
         store.release_posted(str(m["game"]), int(m["version"]))
+
+
+def sent_keys(store: Store, envelopes: list[Envelope]) -> set[str]:
+    """The keys of ``envelopes`` already marked sent: one round trip for a whole batch (the
+    markers live in many cluster slots, so a pipeline rather than one MGET)."""
+    if not envelopes:
+        return set()
+    pipe = store.r.pipeline(transaction=False)
+    for env in envelopes:
+        pipe.exists(k_sent(env.key))
+    return {env.key for env, there in zip(envelopes, pipe.execute(), strict=True) if there}
 
 
 def pending_count(store: Store, platform: str) -> int:

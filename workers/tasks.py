@@ -137,7 +137,7 @@ def draw_or_queue(st: Store, loaded: Loaded, claimed: bool | None = None) -> Non
             images.prewarm(st, loaded)
         elif claimed or (claimed is None and images.hand_over(st, loaded.gid, loaded.version)):
             try:
-                args = (loaded.gid, loaded.version)
+                args = (loaded.gid, loaded.version, time.time())
                 render.apply_async(args, expires=RENDER_EXPIRES, **reprs(args))
             except Exception:
                 images.release(st, loaded.gid, loaded.version)
@@ -294,10 +294,12 @@ def auto(gid: str, seat: int, version: int) -> None:
 
 
 @app.task(name="agora.render", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3, ignore_result=True)
-def render(gid: str, version: int) -> None:
+def render(gid: str, version: int, at: float | None = None) -> None:
     """Draw the public board of a posted turn and its pages (queue ``render``: the render
-    workers only). Idempotent: a drawn or claimed board is left alone (``images.draw_posted``)."""
-    images.draw_posted(store(), gid, int(version))
+    workers only). Idempotent: a drawn or claimed board is left alone, and one whose post will
+    go out merged into a newer one is skipped (``images.draw_posted``; ``at``: when it was
+    queued, None from a task queued before that existed)."""
+    images.draw_posted(store(), gid, int(version), None if at is None else float(at))
 
 
 @app.task(name="agora.timeout", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5, ignore_result=True)

@@ -86,6 +86,10 @@ def play(
         # the console's posts fell behind the game; drawn in line, the game waits for its board.
         with local_services(data_dir, render_workers=0) as services:
             client = Client(services.redis_url)
+            # Decision: the console prints every turn post, never merging late ones into the
+            # next (chat adapters do, see workers.outbox.MERGE_AFTER): a terminal has no flood
+            # control, and the person at it reads each automatic player's turn as it comes.
+            client.merge_after = None
             try:
                 if resume is None:
                     table = _new_table(client, term, name, n, humans, human, seed, options, hours, images, data_dir)

@@ -44,6 +44,7 @@ class Delivery:
         self.consumer = consumer
         self.block_ms = block_ms
         self.delivered = 0
+        self._sent: set[str] = set()  # keys of the current batch found sent already
 
     async def run(self, stop: asyncio.Event, *, max_backoff: float = 30.0) -> None:
         """Deliver until ``stop`` is set; failures back off exponentially, never end the loop."""
@@ -54,6 +55,7 @@ class Delivery:
         envelopes = await self.sender.io(self.client.fetch, PLATFORM, self.consumer, block_ms=self.block_ms)
         if not envelopes:
             return True
+        self._sent = await self.sender.io(self.client.sent_keys, envelopes)  # one round trip per batch
         lanes: dict[str, list[Envelope]] = {}
         for env in envelopes:
             m = env.message
@@ -75,7 +77,7 @@ class Delivery:
         return True
 
     async def _deliver(self, env: Envelope) -> bool:
-        if await self.sender.io(self.client.already_sent, env):
+        if env.key in self._sent:
             await self.sender.io(self.client.ack, PLATFORM, env)
             return True
         try:
@@ -98,8 +100,7 @@ class Delivery:
         except (TimeoutError, OSError) as exc:
             log.warning("outbox message %s not delivered yet (%s); it stays pending", env.key, exc)
             return False
-        await self.sender.io(self.client.mark_sent, env)
-        await self.sender.io(self.client.ack, PLATFORM, env)
+        await self.sender.io(self.client.mark_sent, env, ack=PLATFORM)  # and acknowledged, one round trip
         self.delivered += 1
         return True
 

@@ -37,6 +37,7 @@ class Report:
     sent: int = 0
     unsent: list[str] = field(default_factory=list)  # messages that had to go out and did not
     superseded: int = 0  # prompts the game moved past before delivery (dropped on purpose)
+    merged: int = 0  # late turn posts sent as part of a newer post of their table (with its board)
     duplicates: int = 0  # messages sent more than once
     unexplained_duplicates: list[str] = field(default_factory=list)  # ... not by a killed consumer
     turns_without_image: list[str] = field(default_factory=list)
@@ -53,7 +54,8 @@ class Report:
             f"{self.games} games, {self.log_moves} moves in the logs, {self.accepted} told accepted: "
             f"lost {len(self.lost)}, applied twice {len(self.twice)}, log/answer mismatch {len(self.mismatched)}, "
             f"replay != snapshot {len(self.replay_diff)}; outbox {self.outbox_entries} entries, {self.sent} sends, "
-            f"unsent {len(self.unsent)}, superseded prompts {self.superseded}, duplicates {self.duplicates} "
+            f"unsent {len(self.unsent)}, superseded prompts {self.superseded}, merged turns {self.merged}, "
+            f"duplicates {self.duplicates} "
             f"(unexplained {len(self.unexplained_duplicates)}), turns without image {len(self.turns_without_image)}; "
             f"refused {self.refused}, apologies {self.apologies}; {self.notes}"
         )
@@ -120,8 +122,9 @@ def drain(client: Client, record: Path, timeout: float = 120.0) -> bool:
 
 def check_outbox(client: Client, record: Path, killed_pids: list[int], report: Report) -> None:
     lines = read_sends(record)
-    sends = [s for s in lines if s["what"] != "drop"]
+    sends = [s for s in lines if s["what"] not in ("drop", "merge")]
     dropped = {s["key"]: s for s in lines if s["what"] == "drop"}
+    merged = {s["key"] for s in lines if s["what"] == "merge"}
     report.sent = len(sends)
     by_key: dict[str, list[dict[str, Any]]] = {}
     for s in sends:
@@ -142,7 +145,23 @@ def check_outbox(client: Client, record: Path, killed_pids: list[int], report: R
             if m.get("type") == "turn" and not any(c["image"] for c in by_key[key]):
                 report.turns_without_image.append(key)
             continue
+        if key in merged and m.get("type") == "turn" and _shown_later(key, by_key):
+            report.merged += 1  # its lines went out with a newer post of its table, and that one's board
+            continue
         if key in dropped and m.get("type") in ("prompt", "reminder"):
             report.superseded += 1  # the game had moved on when it came to be delivered
             continue
         report.unsent.append(f"{key} ({m.get('type')}{', dropped' if key in dropped else ''})")
+
+
+def _shown_later(key: str, by_key: dict[str, list[dict[str, Any]]]) -> bool:
+    """Whether a newer turn post of the same game and table as the turn post ``key``
+    (``{gid}:{v}:turn[@table]``) was sent with its board."""
+    gid, version, rest = key.split(":", 2)
+    table = rest.split("turn", 1)[1]
+    for other, copies in by_key.items():
+        parts = other.split(":", 2)
+        same = len(parts) == 3 and parts[0] == gid and parts[2] == f"turn{table}" and parts[1].isdigit()
+        if same and int(parts[1]) > int(version) and any(c["image"] for c in copies):
+            return True
+    return False

@@ -58,7 +58,7 @@ class RecordingClient(Client):
     def render(self, envelope: Envelope) -> Part | None:
         part = super().render(envelope)
         if part is None and self.recorder is not None:
-            self.recorder._write("drop", "", None, envelope)
+            self.recorder._write("merge" if self.merged(envelope) else "drop", "", None, envelope)
         return part
 
 

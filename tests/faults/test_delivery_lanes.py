@@ -15,7 +15,8 @@ from workers.client import Envelope, Part
 
 
 class FakeClient:
-    """Two messages in two chats; the store fails for chat ``a``, chat ``b`` sends slowly."""
+    """Two messages in two chats; the store fails for chat ``a`` (acknowledging an entry sent
+before a restart), chat ``b`` sends slowly."""
 
     def __init__(self) -> None:
         self.marked: list[str] = []
@@ -30,10 +31,11 @@ class FakeClient:
     def destination(self, env: Envelope) -> tuple[str, bool]:
         return env.message["chat"], False
 
-    def already_sent(self, env: Envelope) -> bool:
-        if env.message["chat"] == "a":
-            raise ConnectionError("the store is restarting")
-        return False
+    def sent_keys(self, envs: list[Envelope]) -> set[str]:
+        return {"ga:1:turn"}  # chat a's entry was sent before a restart: only its ack is due
+
+    def destinations(self, envs: list[Envelope]) -> list[tuple[str, bool]]:
+        return [self.destination(e) for e in envs]
 
     def render(self, env: Envelope) -> Part:
         return Part(text="board")
@@ -44,11 +46,12 @@ class FakeClient:
     def press_in_flight(self, env: Envelope) -> bool:
         return False
 
-    def mark_sent(self, env: Envelope) -> None:
+    def mark_sent(self, env: Envelope, **_: Any) -> None:
         self.marked.append(env.key)
 
-    def ack(self, *_: Any) -> None:
-        pass
+    def ack(self, platform: str, env: Envelope) -> None:
+        if env.message["chat"] == "a":
+            raise ConnectionError("the store is restarting")
 
 
 class FakeSender:

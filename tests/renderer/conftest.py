@@ -1,4 +1,4 @@
-"""Renderer test fixtures: every test starts with empty static-layer and font caches."""
+"""Renderer test fixtures: every test starts with empty static-layer, palette and font caches."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from renderer import base
 def fresh_caches() -> Iterator[None]:
     """Isolate tests from each other's cached bases and font lookups (monkeypatched paths)."""
     base.STATIC_LAYERS.clear()
+    base.PALETTES.clear()
     base.clear_font_cache()
     yield
     base.STATIC_LAYERS.clear()
+    base.PALETTES.clear()
     base.clear_font_cache()

@@ -6,6 +6,7 @@ another origin, a text drawn over a panel in another order) would show here firs
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -103,3 +104,30 @@ def test_seven_wonders_tables_with_sprites_equal_tables_drawn_fresh() -> None:
     assert base.SPRITES.info().hits > 0
     assert first == fresh
     assert again == fresh
+
+
+def _reset_caches() -> None:
+    base.SPRITES.clear()
+    base.PIECES.clear()
+    base.PALETTES.clear()
+    base.STATIC_LAYERS.clear()
+
+
+def test_duellum_pngs_drawn_with_warm_caches_decode_to_the_pixels_of_pngs_drawn_from_scratch() -> None:
+    """End to end: sprites, pasted pieces, the remembered geometry and the kind's palette change
+    nothing a player sees. The same first board sets the palette both ways."""
+    first = make_view("A", None, turn=1)
+    views = _views()
+    _reset_caches()
+    with base.fresh_art():
+        duellum.render(first)
+        scratch = [duellum.render(v) for v in views]
+    _reset_caches()
+    duellum.render(first)
+    for v in views:  # every sprite and piece built once, then pasted
+        duellum.render(v)
+    warm = [duellum.render(v) for v in views]
+    assert base.PIECES.info().hits > 0 and base.PALETTES.info().builds == 1
+    for data_scratch, data_warm in zip(scratch, warm, strict=True):
+        a, b = Image.open(io.BytesIO(data_scratch)), Image.open(io.BytesIO(data_warm))
+        assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()

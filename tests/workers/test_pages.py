@@ -83,3 +83,27 @@ def _public_view(store: Any, gid: str) -> dict[str, Any]:
     names = store.names(gid)
     view["player_names"] = [names.get(str(s), "") for s in range(len(game.seat_names(state)))]
     return dict(view)
+
+
+def test_a_delivered_posts_board_and_pages_are_kept_only_briefly(store: Any, redis_url: str) -> None:
+    """Issue 12: images are never kept in Redis longer than delivery needs. Drawn, they are a
+    10-minute cache; once the post is delivered, a minute (the other tables, a resend)."""
+    from workers import outbox
+
+    gid = make_game(store, "capitals", users=("console:ann", "console:bo"))
+    env = _turn(store, gid)
+    env = Envelope(env.id, {**env.message, "key": f"{gid}:{env.message['version']}:turn"})
+    client = Client(redis_url)
+    try:
+        part = client.render(env)
+        assert part is not None and part.image and len(part.pages) == 2
+        version = env.message["version"]
+        keys = [k_image(gid, version, w) for w in ("public", "pages", "page1", "page2")]
+        assert all(store.r.ttl(k) > outbox.DELIVERED_IMAGE_TTL for k in keys)
+        client.mark_sent(env)
+        assert all(0 < store.r.ttl(k) <= outbox.DELIVERED_IMAGE_TTL for k in keys)
+        store.r.expire(keys[0], 5)
+        client.mark_sent(env)  # recorded again (a resend): never lengthened
+        assert store.r.ttl(keys[0]) <= 5
+    finally:
+        client.close()

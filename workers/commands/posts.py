@@ -20,6 +20,7 @@ from workers.gamelog import events_between
 from workers.loading import parsed_state
 from workers.pipeline import BOT
 from workers.replies import Button, Part, Reply, say
+from workers.store import EVENTS_KEPT
 
 log = logging.getLogger(__name__)
 
@@ -69,10 +70,17 @@ class PostParts(CommandBase):
         at = pipeline.Loaded(gid, loaded.meta, loaded.game, version, state, loaded.seats)
         names = pipeline.display_names(self.store, at, known)
         lines = []
-        for entry in events_between(raw_events, int(message.get("since", 0)), version):
+        since = int(message.get("since", 0))
+        for entry in events_between(raw_events, since, version):
             lines += [ev["text"] for ev in entry.get("events", []) if ev.get("seats") is None]
-        if len(lines) > 12:
-            lines = [f"… {len(lines) - 11} earlier lines (see `log`)", *lines[-11:]]
+        # A post that gathers many turns (posts merged while the delivery caught up) can start
+        # before the oldest kept events: say that some are missing instead of implying none.
+        older = len(raw_events) >= EVENTS_KEPT and since < int(json.loads(raw_events[0]).get("v", 0))
+        if len(lines) > 12 or older:
+            keep = lines[-11:]
+            earlier = len(lines) - len(keep)
+            head = f"… {earlier} earlier lines (see `log`)" if earlier and not older else "… earlier moves (see `log`)"
+            lines = [head, *keep]
         game = loaded.game
         outcome = game.outcome(state)
         result = json.loads(loaded.meta["result"]) if loaded.meta.get("result") and version == loaded.version else None

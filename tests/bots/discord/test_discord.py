@@ -278,6 +278,26 @@ async def test_rate_limits_every_board_once_and_in_order(table: Table) -> None:
     assert len(boards) == 7 and fake.rate_limited > 0
 
 
+async def test_boards_held_up_by_a_rate_limit_catch_up_as_one_post(table: Table) -> None:
+    """A board waiting out a long 429 while the game goes on: the turns posted meanwhile come
+    as one message with all their lines and the newest board (workers/outbox.py MERGE_AFTER)."""
+    fake = table.fake
+    await start_toy(table)
+    fake.rate_limit_retry = 3.0
+    fake.rate_limit_every = fake._posts + 1  # the next post (Alice's board) is rate limited once
+    await table.cmd(ALICE, "move", text="add 1")
+    await fake.wait(lambda: fake.rate_limited > 0, 10, "the rate limit")
+    await table.cmd(BOB, "move", text="add 2")
+    await table.cmd(ALICE, "move", text="add 3")
+    await fake.wait(lambda: len(fake.boards()) >= 3, 30, "the boards")
+    await asyncio.sleep(1.5)  # nothing else is coming
+    boards = fake.boards()
+    assert len(boards) == 3, [b.content for b in boards]
+    held, caught_up = boards[1:]
+    assert "adds 1" in held.content and "adds 2" not in held.content
+    assert "Player 2 adds 2. Total 3." in caught_up.content and "Player 1 adds 3. Total 6." in caught_up.content
+
+
 async def test_same_interaction_twice_applies_once_and_a_lost_answer_is_not_reposted(table: Table) -> None:
     from bots.discord.sender import nonce_for
 

@@ -406,11 +406,11 @@ async def test_store_errors_while_delivering_lose_no_board_and_send_none_twice(t
             raise RedisConnectionError("Connection reset by peer")
         return real_turn_part(message)
 
-    def flaky_mark_sent(envelope: object) -> None:
+    def flaky_mark_sent(envelope: object, **kwargs: object) -> None:
         if failures["mark"] and failures["build"] == 0:
             failures["mark"] -= 1
             raise RedisConnectionError("Connection reset by peer")
-        real_mark_sent(envelope)
+        real_mark_sent(envelope, **kwargs)
 
     commands.turn_part = flaky_turn_part
     client.mark_sent = flaky_mark_sent

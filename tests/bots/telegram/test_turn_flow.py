@@ -15,6 +15,7 @@ from bots.telegram.handlers import CALLBACK_WINDOW
 from tests.bots.telegram.conftest import ALICE, BOB, Table
 from tests.bots.telegram.fake_api import FakeBotApi, FakeUser, Msg
 from tests.conftest import Worker
+from workers.store import k_told
 
 
 def keyboards(fake: FakeBotApi, chat: int) -> list[Msg]:
@@ -256,3 +257,27 @@ async def test_a_refusal_whose_reason_is_secret_names_nothing_in_the_group(
     assert public and "not one of your moves" in public[-1]
     assert not any("add 3" in b or "add 7" in b for b in public), public
     await fake.wait(lambda: [m for m in fake.sent(ALICE.id, since=t1) if "Closest legal moves" in m.body], 10)
+
+
+async def test_boards_held_up_by_flood_control_catch_up_as_one_post(table: Table) -> None:
+    """A group's board waiting out Telegram's flood control while the game goes on: the turns
+    posted meanwhile come as one photo with all their lines and the newest board, not as one
+    out-of-date board per turn (workers/outbox.py ``MERGE_AFTER``)."""
+    fake = table.fake
+    await toy_with_alice_connected(table)
+    gid = table.gid()
+    t0 = time.perf_counter()
+    fake.fail("sendPhoto", retry_after=3)
+    await table.ask(ALICE, "/move add 1")  # its board meets the flood wait
+    await fake.wait(lambda: [c for c in fake.method_calls("sendPhoto") if c.status == 429], 10, "the flood wait")
+    await table.ask(BOB, "/move add 2")
+    await table.ask(ALICE, "/move add 3")
+    version = table.version(gid)
+    await fake.wait(lambda: [m for m in fake.group(since=t0) if m.photo][1:], 30, "the boards")
+    await asyncio.sleep(1.5)  # nothing else is coming
+    photos = [m for m in fake.group(since=t0) if m.photo]
+    assert len(photos) == 2, [m.body for m in photos]
+    held, caught_up = photos
+    assert "adds 1" in held.body and "adds 2" not in held.body
+    assert "adds 2" in caught_up.body and "adds 3" in caught_up.body, caught_up.body  # the merged turn's line too
+    assert table.client.store.r.zscore(k_told(gid), "") == version  # the newest post counts as seen
