@@ -603,7 +603,27 @@ def main() -> int:
     finally:
         if services is not None:
             services.stop()
+        _drop_result_subscriptions()
         server.stop()
+
+
+def _drop_result_subscriptions() -> None:
+    """Let go of the no-op tasks' result subscriptions while the server still runs.
+
+    Why: Celery unsubscribes from a result when its AsyncResult is collected, and defers the
+    unsubscribe when its pubsub lock is busy; one left over until the interpreter exits, after
+    the server stopped, printed a reconnection traceback at the end of a long run."""
+    from workers.celery_app import app
+
+    gc.collect()
+    consumer = getattr(app.backend, "result_consumer", None)
+    if consumer is None or getattr(consumer, "_pubsub", None) is None:
+        return
+    with contextlib.suppress(Exception):
+        consumer._flush_pending_unsubscribe()
+    consumer.subscribed_to.clear()  # nothing left to unsubscribe from at exit
+    with contextlib.suppress(Exception):
+        consumer.stop()
 
 
 if __name__ == "__main__":
