@@ -36,9 +36,13 @@ DRAWING_WAIT = 2.0
 # same commit and would otherwise often claim first and draw in the adapter's process (its GIL:
 # every command of the chat waits). Why short, and shorter than DRAWING_WAIT: with the render
 # worker dead, or its queue backlogged, the consumer waits at most this long, then draws itself.
-# Decision: 1 s, above a render worker's wait behind the board it is drawing (60-360 ms under
-# load), so a live one takes the claim over before it lapses.
-HANDOFF_MS = 1000
+# Decision: 400 ms. A render worker keeping up takes the claim over within ~100 ms (p99 of a
+# board at 24 moves/s on 2 cores); one that is behind does not take it for seconds, and every
+# board then waited out the whole claim before the consumer drew it. At ~100 moves/s of
+# Duellum (bench_load --think 2) 1 s gave boards p50 1.0 / p99 2.1 s, 400 ms 0.36 / 1.0-1.2 s
+# with as many boards drawn by the consumer; 250 ms 0.25 / 0.8 s but a quarter of the
+# 7 Wonders boards went to the consumer (the bot's own process) instead of ~1%.
+HANDOFF_MS = 400
 HANDOFF = b"queued"  # the claim's value while the drawing waits in the render queue
 RENDERING = b"render"  # ... once a render worker took it over (a consumer's claim is b"1")
 # Set (for BEHIND_SECONDS) once processes saw BEHIND_LAPSES hand-overs lapse within that time:
