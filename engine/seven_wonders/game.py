@@ -60,6 +60,30 @@ GROUPS = {
 }
 
 
+
+def hand_card_line(card: dict[str, Any], text: str) -> str:
+    """One card of the private summary: what playing it would do now (``card``: an entry of
+    a seat's hand as its view lists it), then the card's ``text``."""
+    play = card["play"]
+    if play["duplicate"]:
+        how = "already built (same name)"
+    elif play["free_by_chain"]:
+        how = "free by chain"
+    elif play["legal"] and play["cheapest_trade"] == 0:
+        how = "buildable now"
+    elif play["legal"] and play["cheapest_trade"] is None:
+        how = "buildable only with Olympia's free build"
+    elif play["legal"]:
+        how = f"buildable, trade {count(play['cheapest_trade'], 'coin')}"
+    else:
+        how = "not buildable now"
+    wonder = card["wonder"]
+    stage = ""
+    if wonder["legal"]:
+        trade = f" (trade {wonder['cheapest_trade']})" if wonder["cheapest_trade"] else ""
+        stage = f"; wonder stage {wonder['stage']}{trade}"
+    return f"• {card['name']} ({card['color']}) — {how}{stage}. {text}".rstrip()
+
 class SevenWondersGame(Game[State, Action]):
     """7 Wonders + Cities (first edition)."""
 
@@ -229,26 +253,7 @@ class SevenWondersGame(Game[State, Action]):
         if not hand:
             return head + " Your hand is empty right now."
         lines = [head, "Your hand:"]
-        for card in hand:
-            play = card["play"]
-            if play["duplicate"]:
-                how = "already built (same name)"
-            elif play["free_by_chain"]:
-                how = "free by chain"
-            elif play["legal"] and play["cheapest_trade"] == 0:
-                how = "buildable now"
-            elif play["legal"] and play["cheapest_trade"] is None:
-                how = "buildable only with Olympia's free build"
-            elif play["legal"]:
-                how = f"buildable, trade {count(play['cheapest_trade'], 'coin')}"
-            else:
-                how = "not buildable now"
-            wonder = card["wonder"]
-            stage = (f"; wonder stage {wonder['stage']}" + (f" (trade {wonder['cheapest_trade']})"
-                                                            if wonder["cheapest_trade"] else "")
-                     if wonder["legal"] else "")
-            text = card_json(card["id"]).get("text", "")
-            lines.append(f"• {card['name']} ({card['color']}) — {how}{stage}. {text}".rstrip())
+        lines += [hand_card_line(card, card_json(card["id"]).get("text", "")) for card in hand]
         return "\n".join(lines)
 
     def help_text(self) -> str:

@@ -14,11 +14,13 @@ import pytest
 
 from engine import find_game
 from engine.core.text import count
+from engine.seven_wonders.game import hand_card_line
 from engine.seven_wonders.view import build_view
 
 
 def _from_view(state: Any, seat: int) -> str:
-    """The summary as it was built from the whole view (the reference)."""
+    """The summary as it was built from the whole view (the reference): its head and every
+    card's play, wonder and text read from the view instead of the state."""
     view = build_view(state, seat)
     hand = view.get("hand") or []
     city = view["cities"][seat]
@@ -27,26 +29,7 @@ def _from_view(state: Any, seat: int) -> str:
     if not hand:
         return head + " Your hand is empty right now."
     lines = [head, "Your hand:"]
-    for card in hand:
-        play = card["play"]
-        if play["duplicate"]:
-            how = "already built (same name)"
-        elif play["free_by_chain"]:
-            how = "free by chain"
-        elif play["legal"] and play["cheapest_trade"] == 0:
-            how = "buildable now"
-        elif play["legal"] and play["cheapest_trade"] is None:
-            how = "buildable only with Olympia's free build"
-        elif play["legal"]:
-            how = f"buildable, trade {count(play['cheapest_trade'], 'coin')}"
-        else:
-            how = "not buildable now"
-        wonder = card["wonder"]
-        stage = (f"; wonder stage {wonder['stage']}" + (f" (trade {wonder['cheapest_trade']})"
-                                                        if wonder["cheapest_trade"] else "")
-                 if wonder["legal"] else "")
-        text = view["cards"].get(card["id"], {}).get("text", "")
-        lines.append(f"• {card['name']} ({card['color']}) — {how}{stage}. {text}".rstrip())
+    lines += [hand_card_line(card, view["cards"].get(card["id"], {}).get("text", "")) for card in hand]
     return "\n".join(lines)
 
 
