@@ -21,7 +21,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
@@ -769,6 +769,9 @@ class PaletteKind:
 
     key: Hashable
     colours: tuple[RGB, ...] = ()
+    reference: Callable[[], Sequence[Image.Image]] | None = field(default=None, compare=False, hash=False)
+    """Draws the images the kind's palette is chosen from: canonical positions of real games,
+    the same in every process. None (tests' own kinds): the kind's first image."""
 
 
 PALETTES: LayerCache[Image.Image] = LayerCache(maxsize=32)
@@ -780,35 +783,67 @@ _CORE_COLOURS: Final[tuple[RGB, ...]] = (INK, WHITE, PAPER, PANEL, PANEL_EDGE, M
 
 def kind_palette(kind: PaletteKind, first: Image.Image) -> Image.Image:
     """The palette of ``kind``: chosen once per process (fast octree, as :func:`quantized`)
-    from the kind's first image ``first`` sampled 1 in 9, plus a block of every colour in
-    ``kind.colours`` and the shared text and panel colours, each large enough to win its
-    own palette entry.
+    from the kind's reference images (``kind.reference``; else its first image ``first``)
+    sampled 1 in 9, plus a block of every colour in ``kind.colours`` and the shared text and
+    panel colours, each large enough to win its own palette entry.
 
     Why once: choosing a palette was 3.4 ms of every Duellum board (sampling 0.5, octree
     2.9), and the boards of one kind show the same flat colours (the map, the nations, the
     panels) and the same anti-aliased edges between them. The error of mapping later boards
-    to the first one's palette was measured equal to choosing per board (a mean of 0.8-1.0
-    levels per channel against 0.87, bench/RESULTS.md). Decision: the palette depends on
-    which board of a kind a process draws first, so a board's PNG bytes may differ between
-    processes (never its legibility); the pixels within one process are deterministic.
+    to a shared palette was measured equal to choosing per board (a mean of 0.8-1.0 levels
+    per channel against 0.87, bench/RESULTS.md).
+
+    Why references: a palette chosen from whichever board a process drew first made the same
+    board's PNG bytes differ between processes (a board drawn by the render worker and the
+    one a test or a bot drew from the same view). Decision: the game renderers give each kind
+    a reference drawn from canonical positions of seeded games, so a board is the same bytes
+    wherever it is drawn.
     """
-    fonts = fonts_signature()
-    return PALETTES.get((kind.key, kind.colours, fonts), lambda: _choose_palette(first, kind.colours))
+    key = (kind.key, kind.colours, fonts_signature())
+
+    def choose() -> Image.Image:
+        if kind.reference is not None:
+            known = _REFERENCE_PALETTES.get(key)
+            if known is None:
+                images = list(kind.reference())
+                if images:
+                    known = _REFERENCE_PALETTES.setdefault(key, _choose_palette(images, kind.colours))
+            if known is not None:
+                return known
+        return _choose_palette([first], kind.colours)
+
+    return PALETTES.get(key, choose)
 
 
-def _choose_palette(first: Image.Image, colours: Sequence[RGB]) -> Image.Image:
-    width, height = first.size
-    sample = first
+_REFERENCE_PALETTES: dict[Hashable, Image.Image] = {}
+"""Palettes chosen from reference positions, never dropped: the same whenever they are chosen
+(drawing the references again after :data:`PALETTES` was cleared, e.g. between tests, cost a
+second each time)."""
+
+
+def _sample(image: Image.Image) -> Image.Image:
+    width, height = image.size
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
     if width >= 4 * PALETTE_STRIDE and height >= 4 * PALETTE_STRIDE:
-        sample = first.resize((width // PALETTE_STRIDE, height // PALETTE_STRIDE), Image.Resampling.NEAREST)
+        return rgb.resize((width // PALETTE_STRIDE, height // PALETTE_STRIDE), Image.Resampling.NEAREST)
+    return rgb
+
+
+def _choose_palette(images: Sequence[Image.Image], colours: Sequence[RGB]) -> Image.Image:
+    samples = [_sample(image) for image in images]
+    width = max(sample.width for sample in samples)
+    height = sum(sample.height for sample in samples)
     wanted = tuple(dict.fromkeys((*_CORE_COLOURS, *colours)))
-    block = max(1, math.ceil(sample.width * sample.height * SWATCH_SHARE / sample.width))  # rows per colour
-    reference = Image.new("RGB", (sample.width, sample.height + block * len(wanted)))
-    reference.paste(sample, (0, 0))
+    block = max(1, math.ceil(width * height * SWATCH_SHARE / width))  # rows per colour
+    reference = Image.new("RGB", (width, height + block * len(wanted)), PAPER)
+    top = 0
+    for sample in samples:
+        reference.paste(sample, (0, top))
+        top += sample.height
     draw = ImageDraw.Draw(reference)
     for i, colour in enumerate(wanted):
-        top = sample.height + i * block
-        draw.rectangle((0, top, sample.width - 1, top + block - 1), fill=colour)
+        row = height + i * block
+        draw.rectangle((0, row, width - 1, row + block - 1), fill=colour)
     chosen = reference.quantize(BOARD_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     palette = Image.new("P", (1, 1))  # keep the colours, not the quantized reference (0.3 MB)
     palette.putpalette(chosen.getpalette() or [0, 0, 0])

@@ -184,9 +184,45 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
 
 def palette_kind(view: Mapping[str, Any], image: str = "board") -> PaletteKind:
     """The boards (or hands) that share one palette: those of the same two nation colours.
-    The colours named are those a first board may lack: a city's resource, an owned tech."""
+    The colours named are those the reference positions may lack: the nations' own fills, a
+    city's resource, an owned tech."""
     fills = tuple(o.fill for o in owners(view))
-    return PaletteKind((GAME_ID, image, fills), (*fills, OWNED, *RESOURCE_FILL.values()))
+    return PaletteKind((GAME_ID, image, fills), (*fills, OWNED, *RESOURCE_FILL.values()), _REFERENCES[image])
+
+
+REFERENCE_MOVES = 120  # automatic moves into a seeded game: pieces, cities, techs and cards out
+REFERENCE_SEEDS = (3, 11)
+
+
+def _reference_views(seat: int | None) -> list[Mapping[str, Any]]:
+    """Canonical positions of both maps (seeded games of the automatic players, well under
+    way), as ``seat`` sees them: what the Duellum palettes are chosen from, in every process
+    alike (see :func:`renderer.base.kind_palette`)."""
+    from engine import find_game
+
+    game = find_game(GAME_ID)
+    views: list[Mapping[str, Any]] = []
+    for side, seed in zip(("A", "B"), REFERENCE_SEEDS, strict=True):
+        state = game.new_game(seed, 2, {"map": side})
+        for step in range(REFERENCE_MOVES):
+            if game.outcome(state) is not None:
+                break
+            mover = min(game.to_move(state))
+            state = game.apply(state, mover, game.auto_action(state, mover, step)).state
+        views.append(game.view(state, seat))
+    return views
+
+
+def _reference_boards() -> list[Image.Image]:
+    return [board_image(view) for view in _reference_views(None)]
+
+
+def _reference_hands() -> list[Image.Image]:
+    hands = [hand_image(view) for seat in (0, 1) for view in _reference_views(seat)]
+    return [hand for hand in hands if hand is not None]
+
+
+_REFERENCES = {"board": _reference_boards, "hand": _reference_hands}
 
 
 def render(view: Mapping[str, Any]) -> bytes:
@@ -201,6 +237,12 @@ HAND_W = 1000
 
 def render_private(view: Mapping[str, Any]) -> bytes | None:
     """The viewer's hand of event cards as a PNG; None for spectators or an empty hand."""
+    image = hand_image(view)
+    return None if image is None else encode_board(image, palette_kind(view, "hand"))
+
+
+def hand_image(view: Mapping[str, Any]) -> Image.Image | None:
+    """The viewer's hand of event cards, drawn; None for spectators or an empty hand."""
     seat = as_opt_int(view.get("viewer"))
     players = [as_map(p) for p in as_list(view.get("players"))]
     if seat is None or not 0 <= seat < len(players):
@@ -248,4 +290,4 @@ def render_private(view: Mapping[str, Any]) -> bytes | None:
         draw_text(draw, (40, y + 30), name, fit_font(name, 32, HAND_W - 80, "bold"), INK, anchor="lm")
         draw_lines(draw, (40, y + 68), body, body_font, INK, lh)
         y += h + 16
-    return encode_board(image, palette_kind(view, "hand"))
+    return image

@@ -109,10 +109,41 @@ PALETTE_COLOURS: Final[tuple[RGB, ...]] = (
 )
 """Flat colours a table may show although the first one a process draws did not (a blue card
 on a table of brown ones, a built stage, a diplomacy token)."""
-TABLE_PALETTE: Final[PaletteKind] = PaletteKind((GAME_ID, "table"), PALETTE_COLOURS)
-"""Every table shares one palette (chosen from the first table a process draws, see
+REFERENCE_GAMES = ((3, 5, 11), (7, 9, 16))  # (players, seed, picks each) of the reference positions
+
+
+def _reference_views(seat: int | None) -> list[Mapping[str, Any]]:
+    """Canonical positions (seeded games of the automatic players: 3 players in Age II, 7 in
+    Age III) as ``seat`` sees them: what the 7 Wonders palettes are chosen from, in every
+    process alike (see :func:`renderer.base.kind_palette`)."""
+    from engine import find_game
+
+    game = find_game(GAME_ID)
+    views: list[Mapping[str, Any]] = []
+    for players, seed, picks in REFERENCE_GAMES:
+        state = game.new_game(seed, players)
+        for step in range(picks * players):
+            if game.outcome(state) is not None:
+                break
+            mover = min(game.to_move(state))
+            state = game.apply(state, mover, game.auto_action(state, mover, step)).state
+        views.append(game.view(state, seat))
+    return views
+
+
+def _reference_tables() -> list[Image.Image]:
+    return [table_image(view) for view in _reference_views(None)]
+
+
+def _reference_hands() -> list[Image.Image]:
+    hands = [render_hand(view) for view in _reference_views(0)]
+    return [hand for hand in hands if hand is not None]
+
+
+TABLE_PALETTE: Final[PaletteKind] = PaletteKind((GAME_ID, "table"), PALETTE_COLOURS, _reference_tables)
+"""Every table shares one palette, chosen from the reference positions (see
 :func:`renderer.base.kind_palette`)."""
-HAND_PALETTE: Final[PaletteKind] = PaletteKind((GAME_ID, "hand"), TABLE_PALETTE.colours)
+HAND_PALETTE: Final[PaletteKind] = PaletteKind((GAME_ID, "hand"), TABLE_PALETTE.colours, _reference_hands)
 
 
 def render(view: Mapping[str, Any]) -> bytes:

@@ -135,6 +135,8 @@ def test_fallback_fonts_draw_differently_from_dejavu(monkeypatch: pytest.MonkeyP
     if base.font_path("regular") is None:
         pytest.skip("no TrueType font installed on this machine")
     view = make_view("B", None)
+    # The palette from the board itself: its reference positions would build both maps' bases.
+    monkeypatch.setattr(renderer.duellum, "_REFERENCES", {"board": list, "hand": list})
     with_ttf = renderer.render("duellum", view)
     monkeypatch.setattr(base, "font_search_dirs", lambda: [])
     base.clear_font_cache()

@@ -51,6 +51,8 @@ def test_same_view_gives_identical_bytes(side: str) -> None:
 
 
 def test_static_base_is_drawn_once_per_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    renderer.render("duellum", make_view("A", turn=3))  # the palette's reference positions draw both maps
+    base.STATIC_LAYERS.clear()
     calls: list[str] = []
     real = duellum_map.draw_base
 

@@ -7,6 +7,9 @@ the colours the first board lacked (named in the kind), and the anti-aliased tex
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 
@@ -64,7 +67,7 @@ def test_a_colour_named_in_the_kind_survives_although_the_first_board_lacked_it(
         assert (worst <= 12) == close, (kind, green)
 
 
-def test_later_duellum_boards_keep_their_colours_with_the_first_boards_palette() -> None:
+def test_later_duellum_boards_keep_their_colours_with_the_kinds_palette() -> None:
     duellum.render(make_view("A", None, turn=1))  # the first board of the kind: few pieces, no highlight
     for seed in range(4):
         view = random_view("A", seed=50 + seed, viewer=None)
@@ -83,3 +86,31 @@ def test_seven_wonders_tables_share_one_palette() -> None:
         own = _error(canvas, base.encode_board(canvas))
         assert shared[0] <= own[0] + 0.6 and shared[1] <= 48, (index, shared, own)
     assert base.PALETTES.info().builds == 1
+
+
+_ALONE = """
+import sys
+from pathlib import Path
+import renderer
+from tests.renderer.fixtures import random_view
+from tests.renderer.test_seven_wonders import GAME, scenario_state
+out = Path(sys.argv[1])
+(out / "board.png").write_bytes(renderer.render("duellum", random_view("B", seed=61, viewer=None)))
+(out / "table.png").write_bytes(renderer.render("seven-wonders", GAME.view(scenario_state(3), None)))
+"""
+
+
+def test_a_board_is_the_same_bytes_whichever_boards_a_process_drew_before(tmp_path: Path) -> None:
+    """The palette of a kind comes from fixed reference positions, not from the first board a
+    process happens to draw: the render worker, a bot and a test drawing one view must produce
+    one PNG (it once differed in a byte of the palette between processes)."""
+    for seed in range(3):  # other boards first, here
+        duellum.render(random_view("A", seed=80 + seed, viewer=None))
+    seven_wonders.render(GAME.view(scenario_state(1), None))
+    here = duellum.render(random_view("B", seed=61, viewer=None))
+    table = seven_wonders.render(GAME.view(scenario_state(3), None))
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-c", _ALONE, str(tmp_path)]
+    subprocess.run(command, cwd=root, capture_output=True, timeout=120, check=True)
+    assert (tmp_path / "board.png").read_bytes() == here
+    assert (tmp_path / "table.png").read_bytes() == table
