@@ -125,7 +125,7 @@ class Settings(BaseModel):
     @classmethod
     def _shards(cls, value: str) -> str:
         v = value.strip().lower()
-        if v != "auto" and not (v.isdigit() and int(v) >= 1):
+        if v != "auto" and not (v.isascii() and v.isdigit() and int(v) >= 1):
             raise ValueError("must be `auto` or a whole number of shards, at least 1")
         return v
 
@@ -150,7 +150,7 @@ class Settings(BaseModel):
     @classmethod
     def _listen(cls, value: str) -> str:
         host, _, port = value.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
             raise ValueError("must be host:port, e.g. 127.0.0.1:8443")
         return value
 

@@ -302,7 +302,7 @@ def refusal(state: State, seat: int, words: list[str]) -> str:
     """Why a typed ``give``/``get`` step is refused: what a side holds, what the receiver may
     still hold (a trade never wastes anything), or the good already on the other side."""
     pend = state.pending
-    if pend.get("kind") != "offer" or len(words) < 3 or not words[1].isdigit():
+    if pend.get("kind") != "offer" or len(words) < 3 or not (words[1].isascii() and words[1].isdigit()):
         return ""
     n = int(words[1])
     item = ALIASES.get(words[2], words[2])

@@ -181,6 +181,15 @@ def test_an_open_trade_offer_is_named() -> None:
     assert _refusal(pos, 0, "attack c3 c4 army").startswith("First finish a trade offer: type ")
 
 
+def test_a_superscript_digit_in_a_trade_step_is_refused_not_crashed() -> None:
+    """Found by fuzzing: ``"²".isdigit()`` is True but ``int("²")`` raises; ``give ² card …``
+    during an offer crashed the explanation of the refusal."""
+    pos = _front()
+    pos.state.pending = {"kind": "offer", "seat": 0, "to": 1, "give": {}, "get": {}}
+    why = _refusal(pos, 0, "give ² car technology-trade-surprise")
+    assert "is not a legal move right now" in why or why.startswith("Goods to trade"), why
+
+
 def test_disembarking_and_road_moves_are_told_as_such(dice: Dice) -> None:
     pos = Position(2).clear_units().reveal_all().advances(0, "tactics").advances(1, "tactics")
     pos.ship(0, "d3", army=2)
