@@ -815,6 +815,25 @@ def kind_palette(kind: PaletteKind, first: Image.Image) -> Image.Image:
     return PALETTES.get(key, choose)
 
 
+def reference_view(
+    game_id: str, seed: int, players: int, moves: int, seat: int | None, options: Mapping[str, Any] | None = None
+) -> Mapping[str, Any]:
+    """A canonical position for a :class:`PaletteKind` reference: a seeded game of the
+    automatic players ``moves`` moves in (or at its end), as ``seat`` sees it. The same in
+    every process: the engine is deterministic."""
+    from engine import find_game
+
+    game = find_game(game_id)
+    state = game.new_game(seed, players, options)
+    for step in range(moves):
+        if game.outcome(state) is not None:
+            break
+        mover = min(game.to_move(state))
+        state = game.apply(state, mover, game.auto_action(state, mover, step)).state
+    view: Mapping[str, Any] = game.view(state, seat)
+    return view
+
+
 _REFERENCE_PALETTES: dict[Hashable, Image.Image] = {}
 """Palettes chosen from reference positions, never dropped: the same whenever they are chosen
 (drawing the references again after :data:`PALETTES` was cleared, e.g. between tests, cost a

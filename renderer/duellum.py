@@ -44,6 +44,7 @@ from renderer.base import (
     fonts_signature,
     line_height_of,
     new_canvas,
+    reference_view,
     wrap,
 )
 from renderer.duellum_map import MapLayout, changed_regions, draw_base, draw_pieces
@@ -198,19 +199,10 @@ def _reference_views(seat: int | None) -> list[Mapping[str, Any]]:
     """Canonical positions of both maps (seeded games of the automatic players, well under
     way), as ``seat`` sees them: what the Duellum palettes are chosen from, in every process
     alike (see :func:`renderer.base.kind_palette`)."""
-    from engine import find_game
-
-    game = find_game(GAME_ID)
-    views: list[Mapping[str, Any]] = []
-    for side, seed in zip(("A", "B"), REFERENCE_SEEDS, strict=True):
-        state = game.new_game(seed, 2, {"map": side})
-        for step in range(REFERENCE_MOVES):
-            if game.outcome(state) is not None:
-                break
-            mover = min(game.to_move(state))
-            state = game.apply(state, mover, game.auto_action(state, mover, step)).state
-        views.append(game.view(state, seat))
-    return views
+    return [
+        reference_view(GAME_ID, seed, 2, REFERENCE_MOVES, seat, {"map": side})
+        for side, seed in zip(("A", "B"), REFERENCE_SEEDS, strict=True)
+    ]
 
 
 def _reference_boards() -> list[Image.Image]:

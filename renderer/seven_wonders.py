@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
-from renderer.base import INK, PAPER, RGB, PaletteKind, encode_board, new_canvas, tint
+from renderer.base import INK, PAPER, RGB, PaletteKind, encode_board, new_canvas, reference_view, tint
 from renderer.seven_wonders_hand import render_hand
 from renderer.seven_wonders_header import draw_header, header_height, legend_image
 from renderer.seven_wonders_icons import (
@@ -116,19 +116,7 @@ def _reference_views(seat: int | None) -> list[Mapping[str, Any]]:
     """Canonical positions (seeded games of the automatic players: 3 players in Age II, 7 in
     Age III) as ``seat`` sees them: what the 7 Wonders palettes are chosen from, in every
     process alike (see :func:`renderer.base.kind_palette`)."""
-    from engine import find_game
-
-    game = find_game(GAME_ID)
-    views: list[Mapping[str, Any]] = []
-    for players, seed, picks in REFERENCE_GAMES:
-        state = game.new_game(seed, players)
-        for step in range(picks * players):
-            if game.outcome(state) is not None:
-                break
-            mover = min(game.to_move(state))
-            state = game.apply(state, mover, game.auto_action(state, mover, step)).state
-        views.append(game.view(state, seat))
-    return views
+    return [reference_view(GAME_ID, seed, players, picks * players, seat) for players, seed, picks in REFERENCE_GAMES]
 
 
 def _reference_tables() -> list[Image.Image]:
