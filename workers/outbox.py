@@ -191,14 +191,12 @@ def turn_news(store: Store, message: dict[str, Any]) -> tuple[int, int | None]:
 
 
 def ack(store: Store, platform: str, envelope: Envelope) -> None:
-    pipe = store.r.pipeline(transaction=False)
-    _ack_in(pipe, platform, envelope)
-    pipe.execute()
+    store.r.xack(_stream_of(platform, envelope), GROUP, envelope.id)
 
 
-def _ack_in(pipe: Any, platform: str, envelope: Envelope) -> None:
-    stream = envelope.stream or k_outbox(platform, str(envelope.message.get("game") or ""))
-    pipe.xack(stream, GROUP, envelope.id)
+def _stream_of(platform: str, envelope: Envelope) -> str:
+    """The stream ``envelope`` was read from (its game's partition stream for an old one)."""
+    return envelope.stream or k_outbox(platform, str(envelope.message.get("game") or ""))
 
 
 def already_sent(store: Store, key: str) -> bool:
@@ -254,7 +252,7 @@ def delivered(store: Store, envelope: Envelope, *, shown: bool = True, ack_platf
         pages_at = len(pipe)
         pipe.get(k_image(gid, version, "pages"))
     if ack_platform is not None:
-        _ack_in(pipe, ack_platform, envelope)
+        pipe.xack(_stream_of(ack_platform, envelope), GROUP, envelope.id)
     results = pipe.execute()
     first = results[0]
     pages = int(results[pages_at] or 0) if turn else 0
