@@ -576,12 +576,7 @@ def quantized(image: Image.Image, colours: int = BOARD_COLOURS) -> Image.Image:
     measured on a finished Duellum board: flat art has few colours, all of them frequent).
     """
     rgb = image if image.mode == "RGB" else image.convert("RGB")
-    width, height = rgb.size
-    sample = rgb
-    if width >= 4 * PALETTE_STRIDE and height >= 4 * PALETTE_STRIDE:
-        size = (width // PALETTE_STRIDE, height // PALETTE_STRIDE)
-        sample = rgb.resize(size, Image.Resampling.NEAREST)
-    palette = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = _sample(rgb).quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
@@ -841,6 +836,8 @@ second each time)."""
 
 
 def _sample(image: Image.Image) -> Image.Image:
+    """Every third pixel of every third row of ``image`` (exact pixels, not averages), in RGB:
+    what a palette is chosen from."""
     width, height = image.size
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     if width >= 4 * PALETTE_STRIDE and height >= 4 * PALETTE_STRIDE:
