@@ -26,7 +26,7 @@ from typing import Any
 from renderer import capitals, clash, clash_cards, duellum, mare_nostrum, seven_wonders
 from renderer.fallback import render_fallback
 
-__all__ = ["GAMES", "render", "render_pages", "render_private"]
+__all__ = ["GAMES", "has_pages", "render", "render_pages", "render_private"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +99,13 @@ def render_private(game_id: str, view: Mapping[str, Any]) -> bytes | None:
     if entry.private is None:
         return None
     return entry.private(view)
+
+
+def has_pages(game_id: str) -> bool:
+    """Whether a turn post of ``game_id`` has pages after its board (:func:`render_pages`).
+
+    Why: the callers skip the view and the cache lookups of pages for the games without any."""
+    return game_id.strip().lower().replace("_", "-") in PAGES
 
 
 def render_pages(game_id: str, view: Mapping[str, Any]) -> list[bytes]:

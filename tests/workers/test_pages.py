@@ -11,6 +11,7 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 import renderer
+from engine import find_game
 from tests.workers.util import make_game
 from workers import images
 from workers.client import Client
@@ -29,12 +30,14 @@ def test_capitals_pages_are_one_per_city_and_cached(store: Any) -> None:
         assert images.page_pngs(store, gid, version) == pages  # from the cache
 
 
-def test_a_game_without_pages_costs_one_small_key(store: Any) -> None:
+def test_a_game_without_pages_costs_no_key_and_no_view(store: Any) -> None:
     gid = make_game(store, "duellum")
     version, _ = store.snapshot(gid)
-    assert images.page_pngs(store, gid) == []
-    assert store.r.get(k_image(gid, version, "pages")) == b"0"
-    assert images.page_pngs(store, gid) == []
+    game = find_game("duellum")
+    with mock.patch.object(type(game), "view", side_effect=AssertionError("a view for no pages")):
+        assert images.page_pngs(store, gid) == []
+        assert images.page_pngs(store, gid, version, game=game) == []
+    assert store.r.get(k_image(gid, version, "pages")) is None
 
 
 def test_a_drawing_failure_gives_no_pages_like_the_board(store: Any) -> None:

@@ -13,14 +13,14 @@ from redis.exceptions import RedisError
 log = logging.getLogger("workers.commands")
 
 
-def safe_png(render: Callable[..., bytes | None], *args: Any) -> bytes | None:
+def safe_png(render: Callable[..., bytes | None], *args: Any, **kwargs: Any) -> bytes | None:
     """An image, or None when drawing it failed: a missing picture must never cost the
     message (a turn, a hand) that carries it.
 
     A store error is not a drawing failure: it propagates, so the outbox retries the whole
     message later instead of sending the turn without its board."""
     try:
-        return render(*args)
+        return render(*args, **kwargs)
     except RedisError:
         raise
     except Exception:

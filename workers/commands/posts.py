@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Any
 
+from engine import AnyGame
 from workers import images, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import GID, Context
@@ -90,7 +91,7 @@ class PostParts(CommandBase):
         else:
             waiting = sorted(game.to_move(state))
             lines.append("Next: " + ", ".join(names[s] for s in waiting) + " — " + game.status(state, None))
-        png, pages = self._board(gid, version, drawn, state)
+        png, pages = self._board(gid, version, drawn, state, game, known)
         buttons: list[list[Button]] = []
         if outcome is None and version == loaded.version and not result:
             waiting = sorted(game.to_move(state))
@@ -104,8 +105,11 @@ class PostParts(CommandBase):
                     buttons = self._buttons(at, seat, public_moves, groups)
         return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons, game=gid, pages=pages)
 
-    def _board(self, gid: str, version: int, drawn: int, state: Any) -> tuple[bytes | None, list[bytes]]:
-        """The board and pages of a turn post of ``version``, drawn at ``drawn`` from ``state``.
+    def _board(
+        self, gid: str, version: int, drawn: int, state: Any, game: AnyGame, names: dict[str, str]
+    ) -> tuple[bytes | None, list[bytes]]:
+        """The board and pages of a turn post of ``version``, drawn at ``drawn`` from ``state``;
+        ``game`` and ``names`` as the post's record read them (not read again).
 
         Drawn from the state in hand: re-reading the snapshot could find it pruned by a commit
         in between, and a turn post must not go out without its board. A post whose snapshot
@@ -114,10 +118,10 @@ class PostParts(CommandBase):
         if drawn != version:
             png = safe_png(images.board_png, self.store, gid, version)  # None: not cached
             if png is not None:
-                return png, images.page_pngs(self.store, gid, version)
+                return png, images.page_pngs(self.store, gid, version, game=game)
             log.warning("turn post %s v%s is drawn at v%s: its snapshot was pruned", gid, version, drawn)
-        png = safe_png(images.board_png, self.store, gid, drawn, state)
-        return png, images.page_pngs(self.store, gid, drawn, state)
+        png = safe_png(images.board_png, self.store, gid, drawn, state, game=game, names=names)
+        return png, images.page_pngs(self.store, gid, drawn, state, game=game)
 
     def prompt_part(self, message: dict[str, Any]) -> Part | None:
         """A private "your turn" note with the private moves (hands, secret picks), or None
