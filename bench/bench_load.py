@@ -23,8 +23,11 @@ What runs (every process started here is stopped by its PID at the end):
   the previous answer arrived, through ``workers.client.Client.command_async`` (the adapters'
   non-blocking path) on one event loop with the adapters' pool of 32 threads. Moves are
   chosen by the game's automatic player; each table mirrors its game locally (the engine is
-  deterministic) so choosing a move reads nothing from Redis. A finished game is replaced by
-  a new one at the same table.
+  deterministic) so choosing a move reads nothing from Redis. By default (``--players
+  scripted``) each table's moves are chosen before the measured window, so the players only
+  send them while it runs (a person chooses on their own phone, not on the service's cores);
+  ``--players live`` chooses each move when the previous answer arrives (same moves, in the
+  same order). A finished game is replaced by a new one at the same table.
 
 Printed per game kind, with and without images (workers and consumer restarted with
 ``bench/load_noimages.py``, which turns the renderer off): moves/s; p50/p99 from the command
@@ -193,16 +196,27 @@ class Stats:
 
 
 class Table:
-    """One chat with one game at a time, mirrored locally to choose moves without reads."""
+    """One chat with one game at a time, mirrored locally to choose moves without reads.
 
-    def __init__(self, kind: str, slot: int) -> None:
+    With ``ahead`` > 0 (the default, ``--players scripted``) the table's next moves are chosen
+    before they are needed, by the same automatic player on the same mirrored game, so while
+    the window is measured the players only send them. Why: the simulated players run on the
+    same 2 cores as the system they load; a person chooses a move on their own phone, so the
+    CPU of choosing (0.2-0.4 ms a move, 3-4% of a move's whole cost) is not the service's. The
+    moves and the order they are sent in are exactly those of ``--players live``, which
+    chooses each move when its answer arrives, as before."""
+
+    def __init__(self, kind: str, slot: int, ahead: int = 0) -> None:
         self.kind, self.slot, self.gen = kind, slot, 0
+        self.ahead = ahead
         self.gid = ""
         self.game: Any = None
-        self.state: Any = None
-        self.version = 0
+        self.state: Any = None  # the game after the last move sent (live) or scripted
+        self.version = 0  # the game's version after the last accepted move
         self.seats: dict[int, str] = {}
         self.chat = ""
+        self.script: list[tuple[int, str]] = []  # (seat, notation) of the next moves, in order
+        self.over = False  # the scripted moves reach the end of the game
 
     def new_game(self, store: Any) -> None:
         """Create, fill and begin a game (blocking: runs in the pool)."""
@@ -225,6 +239,31 @@ class Table:
         loaded = pipeline.load(store, gid or self.gid)
         self.gid, self.game, self.state = loaded.gid, loaded.game, loaded.state
         self.version, self.seats = loaded.version, loaded.seats
+        self.script, self.over = [], False
+        if self.ahead:
+            self.plan(self.ahead)
+
+    def choose(self, state: Any, version: int) -> tuple[int, Any]:
+        """The automatic player's move at ``version`` (the same whenever it is chosen)."""
+        game = self.game
+        seat = sorted(game.to_move(state))[0]
+        return seat, game.auto_action(state, seat, zlib.crc32(f"{self.gid}:{version}".encode()))
+
+    def plan(self, n: int) -> None:
+        """Choose up to ``n`` more moves after the scripted ones (blocking)."""
+        game = self.game
+        for _ in range(n):
+            if game.outcome(self.state) is not None:
+                self.over = True
+                return
+            seat, action = self.choose(self.state, self.version + len(self.script))
+            self.script.append((seat, game.notation(self.state, seat, action)))
+            self.state = game.apply(self.state, seat, action).state
+
+    def finished(self) -> bool:
+        if self.ahead:
+            return self.over and not self.script
+        return self.game.outcome(self.state) is not None
 
 
 async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, end: float, think: float) -> None:
@@ -241,22 +280,29 @@ async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, 
             if time.time() + pause >= end:
                 break
             await asyncio.sleep(pause)
-        if not table.gid or table.game.outcome(table.state) is not None:
+        if not table.gid or table.finished():
             if table.gid:
                 stats.games_done += 1
             await run(table.new_game, client.store)
             continue
-        game, state = table.game, table.state
-        seat = sorted(game.to_move(state))[0]
-        action = game.auto_action(state, seat, zlib.crc32(f"{table.gid}:{table.version}".encode()))
-        text = game.notation(state, seat, action)
+        if table.ahead:
+            if not table.script:
+                await run(table.plan, 32)  # ran out of scripted moves (a long run)
+                continue
+            seat, text = table.script[0]
+        else:
+            seat, action = table.choose(table.state, table.version)
+            text = table.game.notation(table.state, seat, action)
         user = table.seats[seat].split(":")[1]
         ctx = Context("telegram", table.chat, user, f"p{seat + 1}", idem=f"{table.gid}:{table.version}")
         t0 = time.time()
         reply = await client.command_async(ctx, f"move {text}", run)
         t1 = time.time()
         if reply and reply[0].ok:
-            table.state = game.apply(state, seat, action).state
+            if table.ahead:
+                table.script.pop(0)
+            else:
+                table.state = table.game.apply(table.state, seat, action).state
             table.version += 1
             if start <= t0 < end:
                 stats.moves += 1
@@ -269,7 +315,8 @@ async def play(table: Table, client: Any, run: Any, stats: Stats, start: float, 
 
 
 async def load_phase(
-    url: str, kind: str, games: int, seconds: float, warmup: float, sample: Any, think: float = 0.0
+    url: str, kind: str, games: int, seconds: float, warmup: float, sample: Any, think: float = 0.0,
+    scripted: bool = True,
 ) -> Stats:
     from workers.client import Client
 
@@ -289,7 +336,11 @@ async def load_phase(
 
         return await loop.run_in_executor(pool, job)
 
-    tables = [Table(kind, i + (0 if kind == "duellum" else 50_000)) for i in range(games)]
+    # Moves a table makes in the whole phase, with a margin: as fast as answers come, the
+    # tables share at most ~300 moves/s (fewer when a player pauses); more are chosen when a
+    # table runs out.
+    ahead = (int((warmup + seconds) * (360 / games if not think else 1.2 / think)) + 16) if scripted else 0
+    tables = [Table(kind, i + (0 if kind == "duellum" else 50_000), ahead) for i in range(games)]
     await asyncio.gather(*(run(t.new_game, client.store) for t in tables))
     start = time.time() + warmup
     end = start + seconds
@@ -537,6 +588,9 @@ def main() -> int:
                         help="also measure with the renderer off (default), skip it, or only that")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits after an answer (default 0: as fast as answers come)")
+    parser.add_argument("--players", choices=["scripted", "live"], default="scripted",
+                        help="choose the players' moves before the measured window (default) or each when"
+                        " its answer arrives (the simulated players' CPU then competes with the service's)")
     parser.add_argument("--boards", choices=["render", "move", "delivery"], default="render",
                         help="who draws a posted turn's board: the render worker (production), the move's"
                         " worker (AGORA_RENDER_WORKERS=0) or the outbox consumer")
@@ -566,7 +620,7 @@ def main() -> int:
         cfg = store.r.config_get("append*")
         version = store.r.info("server").get("valkey_version") or store.r.info("server").get("redis_version")
         print(f"Valkey {version} appendonly={cfg.get('appendonly')} appendfsync={cfg.get('appendfsync')};"
-              f" {args.games} games per kind, think {args.think:g} s,"
+              f" {args.games} games per kind, think {args.think:g} s, {args.players} players,"
               f" {args.seconds:g} s measured after {args.warmup:g} s;"
               f" {os.cpu_count()} cpus", flush=True)
         modes = {"also": [True, False], "skip": [True], "only": [False]}[args.no_images]
@@ -578,7 +632,8 @@ def main() -> int:
                 before, cpu_before = noop_rate(store, services)
                 sample = _sampler(store, services)
                 stats = asyncio.run(
-                    load_phase(server.url, kind, args.games, args.seconds, args.warmup, sample, args.think)
+                    load_phase(server.url, kind, args.games, args.seconds, args.warmup, sample, args.think,
+                               scripted=args.players == "scripted")
                 )
                 time.sleep(2)  # the consumer catches up with the last boards
                 after, cpu_after = noop_rate(store, services)

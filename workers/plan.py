@@ -84,8 +84,9 @@ def plan_after_step(
             # while the game waited for it (a silent stall).
             for seat in sorted(after):
                 user = loaded.seats.get(seat, BOT)
-                changed = _awaited_for(game, loaded.state, seat) != _awaited_for(game, new_state, seat)
-                if changed and not loaded.automatic(seat):
+                if loaded.automatic(seat):
+                    continue  # no prompt for an automatic player: its legal moves are not compared
+                if _awaited_for(game, loaded.state, seat) != _awaited_for(game, new_state, seat):
                     # ``step``: the same turn goes on; an adapter may show it in place of the
                     # pressed buttons instead (it waits a moment for that, see ``at``).
                     prompt = {"type": "prompt", "game": gid, "user": user, "seat": seat}
