@@ -227,3 +227,31 @@ def test_the_parsed_snapshots_follow_the_store_not_the_game_id(store: Store) -> 
     assert again == gid  # the same id, another game
     fresh = pipeline.load(store, gid)
     assert fresh.version == 1 and fresh.game.dumps(fresh.state) == store.snapshot(gid)[1]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"), [("duellum", 2), ("seven-wonders", 3), ("clash", 2), ("mare-nostrum", 3), ("capitals", 2)]
+)
+def test_a_turn_mark_from_the_listed_moves_is_the_one_from_the_legal_moves(game_id: str, players: int) -> None:
+    """Buttons take their turn mark from the move list the prompt built (``every``) instead of
+    listing the legal moves again: the two must agree in every state, or a button pressed in
+    time would be refused as stale."""
+    from engine import find_game
+    from workers.commands.play import fingerprint, move_entries, turn_mark
+
+    game = find_game(game_id)
+    state = game.new_game(11, players)
+    seats = {s: f"console:p{s}" for s in range(players)}
+    checked = 0
+    for step in range(60):
+        if game.outcome(state) is not None:
+            break
+        for seat in sorted(game.to_move(state)):
+            loaded = pipeline.Loaded("g", {"posted_v": "3"}, game, step + 1, state, seats)
+            every = move_entries(loaded, seat)
+            assert fingerprint(loaded, seat, every) == fingerprint(loaded, seat)
+            assert turn_mark(loaded, seat, every) == turn_mark(loaded, seat)
+            checked += 1
+        seat = sorted(game.to_move(state))[0]
+        state = game.apply(state, seat, game.auto_action(state, seat, step)).state
+    assert checked >= 30

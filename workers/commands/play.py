@@ -191,15 +191,24 @@ class PlayCommands(CommandBase):
             lines.append(
                 f"Other ways to pay: {count(hidden_variants, 'more form')} (`moves all` lists every one)."
             )
-        buttons = self._buttons(loaded, seat, shown, {g: [e.text for e in v] for g, v in groups.items()})
+        buttons = self._buttons(loaded, seat, shown, {g: [e.text for e in v] for g, v in groups.items()}, every=entries)
         return [
             Part(text="\n".join(lines), private=any_private or ctx.private, buttons=buttons, game=loaded.gid)
         ]
 
     def _buttons(
-        self, loaded: Loaded, seat: int, entries: list[MoveEntry], groups: dict[str, list[str]], page: int = 0
+        self,
+        loaded: Loaded,
+        seat: int,
+        entries: list[MoveEntry],
+        groups: dict[str, list[str]],
+        page: int = 0,
+        *,
+        every: list[MoveEntry] | None = None,
     ) -> list[list[Button]]:
-        base = {"g": loaded.gid, "v": loaded.version, "s": seat, **turn_mark(loaded, seat)}
+        """Buttons for ``entries``; ``every``: all of the seat's :func:`move_entries`, when the
+        caller has them (the turn mark is then not computed from the legal moves again)."""
+        base = {"g": loaded.gid, "v": loaded.version, "s": seat, **turn_mark(loaded, seat, every)}
         if len(entries) <= MAX_BUTTONS:
             return [[self._button({**base, "k": "move", "t": e.text}, e.label())] for e in entries]
         return [
@@ -354,13 +363,19 @@ def move_entries(loaded: Loaded, seat: int) -> list[MoveEntry]:
     ]
 
 
-def turn_mark(loaded: Loaded, seat: int) -> dict[str, Any]:
+def turn_mark(loaded: Loaded, seat: int, every: list[MoveEntry] | None = None) -> dict[str, Any]:
     """What identifies a seat's turn on a button: the posted turn it belongs to and a
-    fingerprint of the seat's legal moves then."""
-    return {"pv": loaded.meta.get("posted_v", ""), "f": fingerprint(loaded, seat)}
+    fingerprint of the seat's legal moves then (``every``: as :func:`fingerprint`)."""
+    return {"pv": loaded.meta.get("posted_v", ""), "f": fingerprint(loaded, seat, every)}
 
 
-def fingerprint(loaded: Loaded, seat: int) -> int:
+def fingerprint(loaded: Loaded, seat: int, every: list[MoveEntry] | None = None) -> int:
+    """A checksum of the seat's legal moves in notation, in the engine's order. ``every``: the
+    seat's :func:`move_entries`, which hold exactly those texts in that order, when the caller
+    has them (issue 12: a prompt listed the legal moves twice, once for the text and once
+    for this)."""
+    if every is not None:
+        return zlib.crc32("\n".join(e.text for e in every).encode())
     game, state = loaded.game, loaded.state
     return zlib.crc32("\n".join(game.notation(state, seat, a) for a in game.legal_actions(state, seat)).encode())
 

@@ -97,12 +97,13 @@ class PostParts(CommandBase):
             waiting = sorted(game.to_move(state))
             if len(waiting) == 1 and loaded.seats.get(waiting[0]) != BOT:
                 seat = waiting[0]
-                public_moves = [e for e in move_entries(at, seat) if not e.private and not e.variant]
+                every = move_entries(at, seat)
+                public_moves = [e for e in every if not e.private and not e.variant]
                 if public_moves:
                     groups: dict[str, list[str]] = {}
                     for e in public_moves:
                         groups.setdefault(game.action_group(e.text), []).append(e.text)
-                    buttons = self._buttons(at, seat, public_moves, groups)
+                    buttons = self._buttons(at, seat, public_moves, groups, every=every)
         return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons, game=gid, pages=pages)
 
     def _board(
