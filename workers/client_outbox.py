@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from workers import images, metrics, outbox
+from workers import metrics, outbox
 from workers.commands import Commands
 from workers.outbox import Envelope
 from workers.replies import Part
@@ -108,10 +108,8 @@ class ClientOutbox:
 
         Merged: it waited over ``merge_after`` seconds and the game has posted a newer turn, so
         it is marked sent without a message and the newer post carries its lines (and draws
-        only its own board). Decided when it is fetched, and again right before this process
-        would draw its board (``images.board_png``'s ``wanted``). A post's lines start after the
-        last post its table saw (the ``told`` record), so nothing that happened is skipped by a
-        merge."""
+        only its own board). A post's lines start after the last post its table saw (the
+        ``told`` record), so nothing that happened is skipped by a merge."""
         m = envelope.message
         posted, told = outbox.turn_news(self.store, m)
         version = int(m.get("version", 0))
@@ -123,21 +121,7 @@ class ClientOutbox:
         since = int(m.get("since", 0) or 0)
         if told is not None and told + 1 < since:
             message = {**m, "since": told + 1}  # the lines of the posts merged into this one too
-        merge_after = self.merge_after
-
-        def wanted() -> bool:
-            """Asked again right before this process draws the board: the wait for a lapsing
-            hand-over and the drawing itself may have let the game post a newer turn."""
-            if merge_after is None or outbox.age(envelope) <= merge_after:
-                return True  # too young to be merged (no round trip)
-            return outbox.turn_news(self.store, m)[0] <= version
-
-        try:
-            return self.commands.turn_part(message, wanted)
-        except images.Overtaken:
-            self._merged.add(envelope.key)
-            metrics.TURNS_MERGED.inc()
-            return None
+        return self.commands.turn_part(message)
 
     def destinations(self, envelopes: list[Envelope]) -> list[tuple[str, bool] | None]:
         """:meth:`destination` of each of a fetched batch, with one round trip for all the

@@ -12,7 +12,6 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import renderer
@@ -59,15 +58,6 @@ BEHIND_SECONDS = 5
 BEHIND_LAPSES = 3
 
 
-class Overtaken(BaseException):
-    """Raised instead of drawing a turn post's board that its caller no longer wants (its game
-    posted a newer turn meanwhile, see :func:`board_png`): the post goes out merged.
-
-    A BaseException, like ``MoveDeferred``: the handlers between the drawing and the turn
-    post (``safe_png`` sends a post without its board when drawing fails) must not take it
-    for a failed drawing."""
-
-
 def board_png(
     store: Store,
     gid: str,
@@ -76,7 +66,6 @@ def board_png(
     *,
     game: AnyGame | None = None,
     names: dict[str, str] | None = None,
-    wanted: Callable[[], bool] | None = None,
 ) -> bytes | None:
     """The public board image of ``gid`` at ``version`` (default: the current one).
 
@@ -84,15 +73,8 @@ def board_png(
     cache miss draws from it instead of reading the snapshot again, which a commit may have
     pruned meanwhile (a post older than ``POSTED_KEPT`` newer ones went out without its board).
     ``game`` and ``names``: the running game and its seats' names, when the caller read them
-    already (a turn post reads both with its record): two round trips fewer per post (issue 12).
-
-    ``wanted``: asked right before this process draws the board (not when it is cached or
-    another process draws it); False raises :class:`Overtaken` and draws nothing. Why: a
-    delivery that fell behind decides at fetch time whether a post goes out merged into a
-    newer one, but then waits for a lapsing hand-over and for the drawing; at saturation about
-    a sixth of the boards it drew had been overtaken by then (bench_load), each ~24 ms of CPU
-    for a board nobody would see on its own."""
-    return _cached(store, gid, version, "public", None, state, game=game, names=names, wanted=wanted)
+    already (a turn post reads both with its record): two round trips fewer per post (issue 12)."""
+    return _cached(store, gid, version, "public", None, state, game=game, names=names)
 
 
 def private_png(store: Store, gid: str, seat: int) -> bytes | None:
@@ -110,7 +92,6 @@ def _cached(
     *,
     game: AnyGame | None = None,
     names: dict[str, str] | None = None,
-    wanted: Callable[[], bool] | None = None,
 ) -> bytes | None:
     """Render-through cache shared by both images: the PNG of ``who`` at ``version`` from
     Redis, else drawn from the view of ``seat`` (``None``: the spectator view) of ``state``
@@ -134,16 +115,6 @@ def _cached(
         # Claim it now that the other's claim lapsed (a render worker that never took over its
         # hand-over): a render task that arrives later then finds it taken and draws nothing.
         _claim(store, key)
-    if wanted is not None:
-        try:
-            keep = wanted()
-        except BaseException:
-            with contextlib.suppress(Exception):
-                store.r.delete(key + ":drawing")  # do not make another process wait for nothing
-            raise
-        if not keep:
-            store.r.delete(key + ":drawing")  # nobody waits for a board that will not be shown
-            raise Overtaken(key)
     if state is None:
         snap = store.snapshot_at(gid, version)
         if snap is None:

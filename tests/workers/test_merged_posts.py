@@ -10,7 +10,6 @@ start after the last post its table saw, so no line is lost, and only its board 
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 
@@ -111,41 +110,6 @@ def test_a_merged_post_does_not_move_its_tables_record(store: Store, client: Cli
     assert store.r.zscore(k_told(gid), "") == 1
     (sent,) = _deliver(client, envs[1:])
     assert sent[0] == 3 and sent[1].count("adds 1") == 2, sent[1]
-
-
-def test_a_post_overtaken_while_its_board_waited_goes_out_merged_undrawn(store: Store, client: Client) -> None:
-    """Fetched young (so not merged then), the post waits for a render worker's hand-over
-    that lapses; meanwhile the game posts a newer turn. Asked again before drawing, it goes
-    out merged: no board drawn, no claim left, and the newer post carries its line."""
-    gid = make_game(store)
-    _deliver(client, _turns(store))
-    _moves(store, gid, 1)
-    (env,) = _turns(store)
-    client.merge_after = 0.2
-    assert images.hand_over(store, gid, 2)  # a render worker that will not take it over in time
-    later = threading.Thread(target=lambda: (time.sleep(0.25), _moves(store, gid, 1, start=1)))
-    merged_before, drawn = _merged_count(), _drawn("on_demand")
-    later.start()
-    try:
-        assert _deliver(client, [env]) == []
-    finally:
-        later.join()
-    assert _merged_count() == merged_before + 1 and _drawn("on_demand") == drawn
-    assert not store.r.exists(k_image(gid, 2, "public"), k_image(gid, 2, "public") + ":drawing")
-    assert store.r.zscore(k_told(gid), "") == 1
-    (sent,) = _deliver(client, _turns(store))
-    assert sent[0] == 3 and sent[1].count("adds 1") == 2 and sent[2] is not None, sent[1]
-
-
-def test_a_post_still_newest_when_its_board_is_drawn_goes_out_with_it(store: Store, client: Client) -> None:
-    gid = make_game(store)
-    _deliver(client, _turns(store))
-    _moves(store, gid, 1)
-    (env,) = _turns(store)
-    client.merge_after = 0.0  # old enough to be merged, but nothing newer was posted
-    assert images.hand_over(store, gid, 2)
-    ((version, _, png),) = _deliver(client, [env])
-    assert version == 2 and png is not None and png.startswith(b"\x89PNG")
 
 
 def test_a_young_post_is_sent_on_its_own_even_when_overtaken(store: Store, client: Client) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from engine import AnyGame
@@ -56,11 +55,8 @@ class PostParts(CommandBase):
         return parts
 
     # ------------------------------------------------------ outbox helpers
-    def turn_part(self, message: dict[str, Any], wanted: Callable[[], bool] | None = None) -> Part:
-        """The one message a posted turn makes in the home chat: board, what happened, who's next.
-
-        ``wanted``: asked before this process draws the board (see ``images.board_png``);
-        False raises ``images.Overtaken``."""
+    def turn_part(self, message: dict[str, Any]) -> Part:
+        """The one message a posted turn makes in the home chat: board, what happened, who's next."""
         gid, version = message["game"], int(message["version"])
         record, snap, known, raw_events = self.store.post_record(gid, version)  # one round trip
         loaded = pipeline.loaded_from(gid, record)
@@ -95,7 +91,7 @@ class PostParts(CommandBase):
         else:
             waiting = sorted(game.to_move(state))
             lines.append("Next: " + ", ".join(names[s] for s in waiting) + " — " + game.status(state, None))
-        png, pages = self._board(gid, version, drawn, state, game, known, wanted)
+        png, pages = self._board(gid, version, drawn, state, game, known)
         buttons: list[list[Button]] = []
         if outcome is None and version == loaded.version and not result:
             waiting = sorted(game.to_move(state))
@@ -111,14 +107,7 @@ class PostParts(CommandBase):
         return Part(text="\n".join(lines)[:1000], image=png, buttons=buttons, game=gid, pages=pages)
 
     def _board(
-        self,
-        gid: str,
-        version: int,
-        drawn: int,
-        state: Any,
-        game: AnyGame,
-        names: dict[str, str],
-        wanted: Callable[[], bool] | None = None,
+        self, gid: str, version: int, drawn: int, state: Any, game: AnyGame, names: dict[str, str]
     ) -> tuple[bytes | None, list[bytes]]:
         """The board and pages of a turn post of ``version``, drawn at ``drawn`` from ``state``;
         ``game`` and ``names`` as the post's record read them (not read again).
@@ -132,7 +121,7 @@ class PostParts(CommandBase):
             if png is not None:
                 return png, images.page_pngs(self.store, gid, version, game=game)
             log.warning("turn post %s v%s is drawn at v%s: its snapshot was pruned", gid, version, drawn)
-        png = safe_png(images.board_png, self.store, gid, drawn, state, game=game, names=names, wanted=wanted)
+        png = safe_png(images.board_png, self.store, gid, drawn, state, game=game, names=names)
         return png, images.page_pngs(self.store, gid, drawn, state, game=game)
 
     def prompt_part(self, message: dict[str, Any]) -> Part | None:
