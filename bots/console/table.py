@@ -33,6 +33,8 @@ class ConsoleTable:
         printed: the outbox keys already printed (a redelivered message is shown once).
         shown_v: the newest turn version printed, for the "your turn" hint.
         since_post: lines of this terminal's own move replies since the last turn post.
+        private_echo: private lines of those replies (a hand, a secret choice) that the
+            outbox's private message for the same move would print a second time.
     """
 
     client: Client
@@ -46,6 +48,7 @@ class ConsoleTable:
     printed: set[str] = field(default_factory=set)
     shown_v: int = 0
     since_post: list[str] = field(default_factory=list)
+    private_echo: list[str] = field(default_factory=list)
     released: threading.Event = field(default_factory=threading.Event)
     _ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     _run: str = field(default_factory=lambda: str(time.time_ns()))
@@ -94,10 +97,13 @@ class ConsoleTable:
         self.released.clear()
 
     def echo(self, parts: list[Part]) -> None:
-        """Remember the events of a successful move reply (the next turn post repeats them)."""
+        """Remember the events of a successful move reply (the next turn post repeats them), and
+        its private lines (the private message the move queued repeats those)."""
         for part in parts:
             if part.ok and not part.private:
                 self.since_post += part.text.splitlines()
+            elif part.ok:
+                self.private_echo += [line for line in part.text.splitlines() if line]
         self.released.set()
 
     def _version(self) -> int:
@@ -145,6 +151,7 @@ class ConsoleTable:
             self.term.print("—" * 60)
             self.show([_without_echo(part, self.since_post)], version=version)
             self.since_post = []
+            self.private_echo = []  # a move's private message comes before its turn post
             self.shown_v = max(self.shown_v, version)
             if "🏁" in part.text:
                 self.over.set()
@@ -152,23 +159,52 @@ class ConsoleTable:
             # The hint below the prompt says whose turn it is; the full move list is one
             # `moves` away, so a prompt is not repeated here.
             return
+        elif kind == "private":
+            self.released.wait(30)  # the reply to a move typed here comes first
+            if not _echoed_already(part.text, self.private_echo):
+                self.show([part], who=who)
         else:
             self.show([part], who=who if part.private else "")
 
 
+def _echoed_already(text: str, echoed: list[str]) -> bool:
+    """Whether every line of a private message was just printed as part of the reply to a move
+    typed here (then those lines are taken out of ``echoed``, and the message is not printed).
+
+    Why: the reply to a secret choice shows the choice and the hand left, and the private
+    message the move queued for that seat says the same; the console, where both reach the
+    same person, printed them twice in a row. A message with any line not in the reply (what
+    another seat's move did to this hand, a hot-seat friend's hand) is printed whole."""
+    lines = [line for line in text.splitlines() if line]
+    rest = list(echoed)
+    for line in lines:
+        if line not in rest:
+            return False
+        rest.remove(line)
+    if not lines:
+        return False
+    echoed[:] = rest
+    return True
+
+
 def _without_echo(part: Part, echoed: list[str]) -> Part:
-    """The turn post without the lines it opens with that the player just read as the reply
-    to their own moves.
+    """The turn post without the lines that the player just read as the reply to their own
+    moves.
 
     Decision: a turn post repeats every event since the previous post, including the events of
-    the moves typed here, which were printed a moment ago as their replies. Only that exact
-    leading run is left out (the same lines, in the same order, since the last post); nothing
-    else is ever dropped, so an opponent's whole turn and repeated refusals are always shown."""
+    the moves typed here, which were printed a moment ago as their replies. Only that exact run
+    is left out (the same lines, in the same order, as one block: at the start of the post, or
+    after the lines of moves made before the typed one, such as the automatic players' secret
+    choices in a simultaneous round of 7 Wonders); nothing else is ever dropped, so an
+    opponent's whole turn and repeated refusals are always shown."""
     lines = part.text.splitlines()
     mine = [ln for ln in echoed if ln]
-    if not mine or lines[: len(mine)] != mine:
+    if not mine:
         return part
-    return replace(part, text="\n".join(lines[len(mine) :]))
+    for at in range(len(lines) - len(mine) + 1):
+        if lines[at : at + len(mine)] == mine:
+            return replace(part, text="\n".join(lines[:at] + lines[at + len(mine) :]))
+    return part
 
 
 def _display(user: str) -> str:

@@ -146,3 +146,33 @@ def test_watch_game_ends_by_itself_with_one_image_per_turn(tmp_path: Path) -> No
         assert "Traceback" not in out
     finally:
         child.close(force=True)
+
+
+SW_PROMPT = re.compile(r"seven-wonders (g\w+) · (your turn|waiting|game over) > ")
+
+
+def test_a_secret_choice_and_the_round_it_ends_are_printed_once(tmp_path: Path) -> None:
+    """7 Wonders against two automatic players: the reply to a pick shows the choice, the hand
+    left and the round's reveal; neither the private message the pick queued nor the turn post
+    that follows prints those lines again (the post keeps what the reply did not show)."""
+    data = tmp_path / "data"
+    child = _spawn(["seven-wonders", "--human", "1", "--players", "3", "--seed", "4"], data)
+    try:
+        child.expect(SW_PROMPT)
+        hint = HINT.findall(str(child.before))
+        assert hint, str(child.before)[-800:]
+        pids = _pids(data)
+        child.sendline(hint[-1])
+        child.expect(SW_PROMPT)
+        round_out = str(child.before)
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert _all_gone(pids) == []
+    finally:
+        child.close(force=True)
+    assert round_out.count("You chose: ") == 1, round_out
+    assert round_out.count("Your hand: ") == 1, round_out
+    reveals = re.findall(r"^\S.* builds .*$|^\S.* sells .*$|^\S.* builds a stage.*$", round_out, re.M)
+    assert len(reveals) == len(set(reveals)) >= 3, round_out  # each city's reveal once
+    assert "Next: " in round_out and "has chosen." in round_out and "Traceback" not in round_out
