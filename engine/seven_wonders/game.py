@@ -60,7 +60,6 @@ GROUPS = {
 }
 
 
-
 def hand_card_line(card: dict[str, Any], text: str) -> str:
     """One card of the private summary: what playing it would do now (``card``: an entry of
     a seat's hand as its view lists it), then the card's ``text``."""
@@ -83,6 +82,7 @@ def hand_card_line(card: dict[str, Any], text: str) -> str:
         trade = f" (trade {wonder['cheapest_trade']})" if wonder["cheapest_trade"] else ""
         stage = f"; wonder stage {wonder['stage']}{trade}"
     return f"• {card['name']} ({card['color']}) — {how}{stage}. {text}".rstrip()
+
 
 class SevenWondersGame(Game[State, Action]):
     """7 Wonders + Cities (first edition)."""
