@@ -287,6 +287,47 @@ def pending_count(store: Store, platform: str) -> int:
     return sum(int(info["pending"]) for info in pipe.execute())
 
 
+def undelivered(store: Store, platform: str) -> int:
+    """Entries not acknowledged yet: fetched and pending, or not fetched at all (the group's
+    lag; a stream whose lag the server cannot tell counts 1 while it holds an entry newer than
+    the last one fetched).
+
+    Why not :func:`pending_count` alone: between a commit that adds a turn post and the
+    consumer fetching it, nothing is pending, so a test or a tool waiting for "nothing
+    pending" could stop before the newest post went out."""
+    ensure_group(store, platform)
+    keys = streams(platform)
+    pipe = store.r.pipeline(transaction=False)
+    for key in keys:
+        pipe.xinfo_groups(key)
+    left = 0
+    unknown: list[tuple[str, bytes]] = []
+    for key, groups in zip(keys, pipe.execute(), strict=True):
+        for group in groups:
+            if _text(group["name"]) != GROUP:
+                continue
+            left += int(group["pending"])
+            if group.get("lag") is not None:
+                left += int(group["lag"])
+            else:
+                unknown.append((key, group["last-delivered-id"]))
+    for key, seen in unknown:
+        newest = store.r.xrevrange(key, count=1)
+        if newest and _id(newest[0][0]) > _id(seen):
+            left += 1
+    return left
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _id(value: bytes | str) -> tuple[int, int]:
+    """A stream id as a comparable pair."""
+    ms, _, seq = _text(value).partition("-")
+    return int(ms), int(seq or 0)
+
+
 def length(store: Store, platform: str) -> int:
     """Entries in every partition stream of ``platform`` (delivered or not, until trimmed)."""
     pipe = store.r.pipeline(transaction=False)

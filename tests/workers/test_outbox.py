@@ -155,3 +155,49 @@ def test_a_posted_turns_snapshot_is_kept_until_its_post_is_delivered(store: Stor
 
 def _pending_turns(store: Store) -> list[dict[str, object]]:
     return [m for _, m in outbox.entries(store, "console") if m["type"] == "turn"]
+
+
+def test_undelivered_counts_what_is_not_fetched_yet(store: Store) -> None:
+    """Right after a commit adds a post nothing is pending, yet the post is not out: a wait
+    for "delivered" must count the entries no consumer fetched yet as well."""
+    _add(store, 5)
+    assert outbox.pending_count(store, "telegram") == 0 and outbox.undelivered(store, "telegram") == 5
+    batch = outbox.fetch(store, "telegram", "bot-1", count=3, block_ms=10)
+    outbox.ack(store, "telegram", batch[0])
+    assert outbox.undelivered(store, "telegram") == 4  # two fetched and pending, two never fetched
+    for env in batch[1:]:
+        outbox.ack(store, "telegram", env)
+    for env in outbox.fetch(store, "telegram", "bot-1", count=10, block_ms=10):
+        outbox.ack(store, "telegram", env)
+    assert outbox.undelivered(store, "telegram") == 0
+
+
+def test_undelivered_without_the_servers_lag_still_sees_a_newer_entry(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that cannot tell a group's lag (older Redis, or a stream with deleted
+    entries): an entry newer than the last one fetched still counts."""
+    real = store.r.pipeline
+
+    def without_lag(*args: object, **kwargs: object) -> object:
+        pipe = real(*args, **kwargs)
+        execute = pipe.execute
+
+        def stripped(*a: object, **k: object) -> object:
+            out = execute(*a, **k)
+            for res in out:
+                if isinstance(res, list):
+                    for group in res:
+                        if isinstance(group, dict) and "lag" in group:
+                            group["lag"] = None
+            return out
+
+        pipe.execute = stripped
+        return pipe
+
+    monkeypatch.setattr(store.r, "pipeline", without_lag)
+    _add(store, 2)
+    assert outbox.undelivered(store, "telegram") == 1  # at least one: the newest was never fetched
+    for env in outbox.fetch(store, "telegram", "bot-1", count=10, block_ms=10):
+        outbox.ack(store, "telegram", env)
+    assert outbox.undelivered(store, "telegram") == 0

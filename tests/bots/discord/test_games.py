@@ -112,7 +112,7 @@ async def test_complete_duellum_game_with_slash_commands_autocomplete_and_button
     assert outcome.reason in final[-1].content
     meta = table.client.store.meta(gid)
     assert meta["status"] == "over" and json.loads(meta["result"])["winners"] == list(outcome.winners)
-    await fake.wait(lambda: not outbox.pending_count(table.client.store, "discord"), 30)
+    await fake.wait(lambda: not outbox.undelivered(table.client.store, "discord"), 30)
     boards = fake.boards()
     assert len(boards) == len({b.id for b in boards}) > 20
     numbers = [int(n) for b in boards for n in re.findall(r"— Turn (\d+)\b", b.content)]

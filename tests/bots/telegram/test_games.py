@@ -119,7 +119,7 @@ async def test_complete_duellum_game_in_a_group(table: Table) -> None:
     meta = table.client.store.meta(gid)
     assert meta["status"] == "over" and json.loads(meta["result"])["winners"] == list(outcome.winners)
     # every posted turn became exactly one board photo, in order, and nothing failed
-    await fake.wait(lambda: not outbox.pending_count(table.client.store, "telegram"), 30)
+    await fake.wait(lambda: not outbox.undelivered(table.client.store, "telegram"), 30)
     turns = [m for m in fake.photos(fake.group_id) if m.reply_to is None]
     assert len(turns) == len({m.body + str(m.message_id) for m in turns}) > 20
     numbers = [int(n) for m in turns for n in re.findall(r"— Turn (\d+)\b", m.body)]

@@ -35,7 +35,7 @@ def public_view(table: Table, gid: str, version: int) -> tuple[str, dict[str, An
 async def settled(table: Table) -> None:
     """Every outbox message delivered."""
     await table.fake.wait(
-        lambda: not outbox.pending_count(table.client.store, "telegram"), 30, "delivery"
+        lambda: not outbox.undelivered(table.client.store, "telegram"), 30, "delivery"
     )
 
 

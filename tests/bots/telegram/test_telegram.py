@@ -211,7 +211,7 @@ async def test_bad_input_gets_a_friendly_reply_and_changes_nothing(table: Table)
         await table.ask(user, "/start", private=True)
     gid, board = await start_toy(table)
     token = board.button("add 1")["callback_data"]
-    await fake.wait(lambda: outbox.pending_count(table.client.store, "telegram") == 0, 10)
+    await fake.wait(lambda: outbox.undelivered(table.client.store, "telegram") == 0, 10)
     version = table.version(gid)
     outbox_before = outbox.length(table.client.store, "telegram")
 
