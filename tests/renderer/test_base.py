@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 import renderer
-from renderer import base
+from renderer import base, png, text, typefaces
 from tests.renderer.fixtures import make_view
 
 RENDERER_DIR = Path(renderer.__file__).parent
@@ -47,7 +47,7 @@ def test_encode_board_is_a_standard_palette_png_of_the_quantized_pixels() -> Non
 def test_encode_board_deflates_harder_only_over_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     canvas = renderer.duellum.board_image(make_view("B", 1))
     first = base.encode_board(canvas)
-    monkeypatch.setattr(base, "BOARD_BUDGET", len(first) - 1)  # the first level's file is now too big
+    monkeypatch.setattr(png, "BOARD_BUDGET", len(first) - 1)  # the first level's file is now too big
     tighter = base.encode_board(canvas)
     assert len(tighter) < len(first)
     back = Image.open(io.BytesIO(tighter))
@@ -115,7 +115,7 @@ def test_font_search_prefers_agora_font_dir(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_missing_fonts_fall_back_to_pillow_builtin(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "font_search_dirs", lambda: [])
+    monkeypatch.setattr(typefaces, "font_search_dirs", lambda: [])
     base.clear_font_cache()
     assert base.font_path("regular") is None and base.font_path("bold") is None
     assert base.using_fallback_font()
@@ -138,7 +138,7 @@ def test_fallback_fonts_draw_differently_from_dejavu(monkeypatch: pytest.MonkeyP
     # The palette from the board itself: its reference positions would build both maps' bases.
     monkeypatch.setattr(renderer.duellum, "_REFERENCES", {"board": list, "hand": list})
     with_ttf = renderer.render("duellum", view)
-    monkeypatch.setattr(base, "font_search_dirs", lambda: [])
+    monkeypatch.setattr(typefaces, "font_search_dirs", lambda: [])
     base.clear_font_cache()
     without = renderer.render("duellum", view)
     assert with_ttf != without  # the base was rebuilt with the other font (cache key has fonts)
@@ -192,7 +192,7 @@ def test_upright_text_masks_draw_the_pixels_of_the_measured_box_path(
         for stroke in (0, 3)
         for text in texts
     ]
-    upright = [base._render_masks(*case) for case in cases]
-    monkeypatch.setattr(base, "_slanted", lambda fnt: True)
-    measured = [base._render_masks(*case) for case in cases]
+    upright = [text._render_masks(*case) for case in cases]
+    monkeypatch.setattr(text, "_slanted", lambda fnt: True)
+    measured = [text._render_masks(*case) for case in cases]
     assert board(upright) == board(measured)
