@@ -49,6 +49,7 @@ from renderer.base import (
 )
 from renderer.duellum_map import MapLayout, changed_regions, draw_base, draw_pieces
 from renderer.duellum_model import Geometry, geometry, owner_of, owners
+from renderer.duellum_nations import draw_nation, nation_height
 from renderer.duellum_panels import (
     OWNED,
     bank_lines,
@@ -57,11 +58,9 @@ from renderer.duellum_panels import (
     draw_header,
     draw_legend,
     draw_log,
-    draw_nation,
     events_height,
     header_height,
     log_height,
-    nation_height,
     player_label,
     seat_flags,
 )

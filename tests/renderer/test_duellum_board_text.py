@@ -12,7 +12,8 @@ from typing import Any
 
 from engine import find_game
 from renderer import base, duellum, duellum_rondel
-from renderer.duellum_panels import TITLE_H, importance, is_setup, ordered_summary
+from renderer.duellum_nations import TITLE_H
+from renderer.duellum_panels import importance, is_setup, ordered_summary
 from tests.renderer.fixtures import make_view
 
 
