@@ -89,8 +89,7 @@ def _footer_lines(player: Mapping[str, Any], width: float) -> list[str]:
     rondel = as_str(player.get("rondel"), "")
     where = space_label(rondel) if rondel else "not placed yet"
     text = (
-        f"Rondel: {where} · {count(hand, 'event card')} in hand · "
-        f"sea points {sea} (a Navigator every {NAVIGATOR_STEP})"
+        f"Rondel: {where} · {count(hand, 'event card')} in hand · sea points {sea} (a Navigator every {NAVIGATOR_STEP})"
     )
     return wrap(text, font(FOOT_SIZE), width)
 
@@ -247,5 +246,3 @@ def _personality(draw: ImageDraw.ImageDraw, box: Box, key: str, n: int) -> None:
     draw_text(draw, (x + 17, y - 2), key[:1].upper(), font(26, "bold"), colour, anchor="mm")
     draw_text(draw, (x + 42, y - 2), str(n), font(36, "bold"), colour, anchor="lm")
     draw_text(draw, (x, y + 26), key.title(), font(20), colour)
-
-

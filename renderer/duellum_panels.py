@@ -331,9 +331,7 @@ def ordered_summary(summary: Sequence[str]) -> list[str]:
 def _ordered(summary: tuple[str, ...]) -> tuple[str, ...]:
     """Cached :func:`ordered_summary`: a board measures and draws the summary several times
     (its font, its lines, its height), each a few dozen regular-expression searches."""
-    kept = [
-        s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])
-    ]
+    kept = [s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])]
     return tuple(sorted(kept, key=importance))
 
 

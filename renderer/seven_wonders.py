@@ -37,9 +37,9 @@ from renderer.seven_wonders_icons import (
     WAIT_FILL,
     WIN_FILL,
 )
+from renderer.seven_wonders_items import DIPLOMACY_FILL
 from renderer.seven_wonders_model import CARD_FILL, cities
 from renderer.seven_wonders_panels import (
-    DIPLOMACY_FILL,
     LAST_EDGE,
     LAST_FILL,
     STAGE_FILL,

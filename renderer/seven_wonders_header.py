@@ -33,8 +33,8 @@ from renderer.base import (
 )
 from renderer.icons import arrow_head
 from renderer.placement import Box
+from renderer.seven_wonders_items import SPRITES, Item, Sprite, flow
 from renderer.seven_wonders_model import AGE_NAMES, City, Token
-from renderer.seven_wonders_panels import SPRITES, Item, Sprite, flow
 from renderer.viewdata import as_bool, as_int, as_map, as_str
 
 RING_W: Final[int] = 500
