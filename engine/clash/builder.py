@@ -20,8 +20,8 @@ from engine.clash.cities import add_unit, city_named
 from engine.clash.data import TABLES
 from engine.clash.game import ClashGame
 from engine.clash.resources import clamp
+from engine.clash.rounds import clear_turn_flags, start_turn
 from engine.clash.state import BARBARIAN, City, State, Unit
-from engine.clash.turns import clear_turn_flags, start_turn
 from engine.core.events import Event
 
 GAME = ClashGame()

@@ -84,7 +84,7 @@ def after_action(state: State, seat: int, action: Action, before: dict[str, Any]
         events.extend(run_steps(state))
     if state.phase == "status" and not state.pending:
         # A choice of another part of the rules ended (a Barbarian symbol's, say): go on.
-        from engine.clash.turns import run_status
+        from engine.clash.rounds import run_status
 
         events.extend(run_status(state))
     state.decks["actor"] = seat

@@ -19,12 +19,12 @@ from engine.clash.data import RESOURCES, TABLES
 from engine.clash.decks import init_decks
 from engine.clash.moves import cost_words, explain, illegal_reason, is_legal_action, legal
 from engine.clash.notation import forms, normalize_typed, text
+from engine.clash.rounds import start_turn
 from engine.clash.scoring import halves, outcome, show
 from engine.clash.setup import OPTION_HELP, initial_state
 from engine.clash.state import State, dump_state, load_state
 from engine.clash.trade_cards import card_name
 from engine.clash.trading import offer_text, trade_parties
-from engine.clash.turns import start_turn
 from engine.clash.view import build_view, orient_choices
 from engine.core.api import Game, GameInfo, Outcome, Seat
 from engine.core.errors import IllegalAction, NotYourTurn

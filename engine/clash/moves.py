@@ -34,8 +34,9 @@ from engine.clash.culture import turn_options as culture_turn_options
 from engine.clash.data import LIMITS, TABLES
 from engine.clash.movement import hostile, move_options
 from engine.clash.refusals import ANSWERS, battle_refusal, land_move_refusal, pending_refusal
+from engine.clash.rounds import free_advance_options, raze_options
 from engine.clash.state import MOODS, City, State
-from engine.clash.turns import dogma_options, free_advance_options, raze_options
+from engine.clash.turns import dogma_options
 from engine.core.text import count, plural_word, with_article
 
 

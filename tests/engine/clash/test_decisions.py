@@ -29,7 +29,7 @@ def test_d03_angry_city_collects_and_builds_one() -> None:
 
 
 def test_d06_first_player_tie_walks_clockwise() -> None:
-    from engine.clash.turns import first_player_chooser
+    from engine.clash.rounds import first_player_chooser
 
     pos = Position(4)
     s = pos.state
@@ -145,7 +145,7 @@ def test_d31_unit_costs() -> None:
 
 
 def test_d43_never_raze_the_only_city() -> None:
-    from engine.clash.turns import raze_options
+    from engine.clash.rounds import raze_options
 
     pos = Position(2)
     assert raze_options(pos.state, 0) == []

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.clash.builder import GAME, Position
+from engine.clash.rounds import first_player_chooser
 from engine.clash.scoring import outcome
-from engine.clash.turns import first_player_chooser
 from engine.core.errors import IllegalAction, NotYourTurn
 
 

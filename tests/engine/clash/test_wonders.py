@@ -209,7 +209,7 @@ def test_wonder_in_round_6_turn_1_does_not_end_the_game() -> None:
 
 
 def test_wonderful_end_plays_seven_rounds() -> None:
-    from engine.clash.turns import last_round
+    from engine.clash.rounds import last_round
 
     assert last_round(Position(2, wonderful_end=True).state) == 7
 
