@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import sys
 import threading
 from pathlib import Path
@@ -28,6 +29,52 @@ def plain(text: str) -> str:
     """Chat markup for a terminal: no ``**bold**`` stars; code spans keep their backticks
     only where they mark something to type (they are kept: a player copies them)."""
     return _BOLD.sub(r"\1", text)
+
+
+def _words(line: str) -> list[str]:
+    """``line`` cut at the spaces outside code spans: a move in backticks stays whole, so
+    it can be copied as one piece."""
+    words: list[str] = []
+    current: list[str] = []
+    in_code = False
+    for ch in line:
+        if ch == "`":
+            in_code = not in_code
+        if ch == " " and not in_code:
+            words.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    words.append("".join(current))
+    return words
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` with each line longer than ``width`` broken at spaces, never inside a code
+    span; a bulleted line's continuation is indented under its text.
+
+    Why: a terminal breaks a long line wherever the width ends, in the middle of a word or
+    of a move (``take perfume from cartha`` / ``ge``). A word or code span longer than the
+    whole width keeps its own line (the terminal then breaks it, as before)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        lead = line[: len(line) - len(body)]
+        indent = lead + ("  " if body.startswith(("• ", "- ", "* ")) else "")
+        current = lead
+        for word in _words(body):
+            if current == lead:
+                current += word
+            elif len(current) + 1 + len(word) <= width:
+                current += " " + word
+            else:
+                out.append(current)
+                current = indent + word
+        out.append(current)
+    return "\n".join(out)
 
 
 class Terminal:
@@ -56,7 +103,10 @@ class Terminal:
         with self.lock:
             if self.reading and self.interactive:
                 self.out.write("\r\x1b[K")
-            self.out.write(plain(text) + "\n")
+            shown = plain(text)
+            if self.interactive:
+                shown = fit(shown, shutil.get_terminal_size().columns - 1)
+            self.out.write(shown + "\n")
             if self.reading and self.interactive:
                 self.out.write(self.prompt + readline.get_line_buffer())
             self.out.flush()

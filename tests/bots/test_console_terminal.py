@@ -20,7 +20,7 @@ HINT = re.compile(r"Your turn: (?:\d+ moves; `moves` lists them, e.g\. )?`([^`]+
 pytestmark = pytest.mark.slow
 
 
-def _spawn(args: list[str], data: Path) -> pexpect.spawn:
+def _spawn(args: list[str], data: Path, columns: int = 200) -> pexpect.spawn:
     env = dict(os.environ, AGORA_DATA_DIR=str(data), PYTHONPATH=str(ROOT), TERM="xterm", AGORA_HISTORY=str(data / "h"))
     env.pop("REDIS_URL", None)  # the quick-start path: the embedded server
     return pexpect.spawn(
@@ -30,7 +30,7 @@ def _spawn(args: list[str], data: Path) -> pexpect.spawn:
         cwd=str(data.parent),
         encoding="utf-8",
         timeout=90,
-        dimensions=(50, 200),
+        dimensions=(50, columns),
     )
 
 
@@ -176,3 +176,32 @@ def test_a_secret_choice_and_the_round_it_ends_are_printed_once(tmp_path: Path) 
     reveals = re.findall(r"^\S.* builds .*$|^\S.* sells .*$|^\S.* builds a stage.*$", round_out, re.M)
     assert len(reveals) == len(set(reveals)) >= 3, round_out  # each city's reveal once
     assert "Next: " in round_out and "has chosen." in round_out and "Traceback" not in round_out
+
+
+MN_PROMPT = re.compile(r"mare-nostrum (g\w+) · (your turn|waiting|game over) > ")
+
+
+def test_a_narrow_terminal_breaks_lines_between_words_never_inside_a_move(tmp_path: Path) -> None:
+    """An 80-column terminal: the turn reports and the move list come in lines that fit, broken
+    at spaces, and every move in backticks stays on one line, typeable as shown."""
+    data = tmp_path / "data"
+    child = _spawn(["mare-nostrum", "--human", "1", "--players", "3", "--seed", "11"], data, columns=80)
+    try:
+        child.expect(MN_PROMPT)
+        opening = str(child.before)
+        pids = _pids(data)
+        child.sendline("moves")
+        child.expect(MN_PROMPT)
+        listed = str(child.before)
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert _all_gone(pids) == []
+    finally:
+        child.close(force=True)
+    lines = (opening + listed).replace("\r", "").split("\n")
+    too_long = [line for line in lines if len(line) > 79 and " " in line.strip() and "/" not in line]
+    assert too_long == [], too_long
+    moves = [line for line in listed.replace("\r", "").split("\n") if "`" in line]
+    assert moves and all(line.count("`") % 2 == 0 for line in moves), listed  # no move cut in two
+    assert any(line.startswith("  `") for line in moves), listed  # a bullet's continuation, indented
