@@ -203,6 +203,17 @@ def drawing_fresh() -> bool:
     return _FRESH.get()
 
 
+def _tile(box: Box4, margin: int) -> tuple[int, int, tuple[int, int], Box4]:
+    """Where the tile of art in ``box`` (grown by ``margin``) goes: its corner on even pixel
+    coordinates (see :func:`cached_art`), its size, and ``box`` relative to the tile."""
+    left = math.floor(box[0]) - margin
+    top = math.floor(box[1]) - margin
+    left -= left % 2
+    top -= top % 2
+    size = (math.ceil(box[2]) + margin + 1 - left, math.ceil(box[3]) + margin + 1 - top)
+    return left, top, size, (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+
+
 def cached_art(
     image: Image.Image,
     box: Box4,
@@ -230,12 +241,7 @@ def cached_art(
     if _FRESH.get():
         draw_art(ImageDraw.Draw(image), box)
         return
-    left = math.floor(box[0]) - margin
-    top = math.floor(box[1]) - margin
-    left -= left % 2
-    top -= top % 2
-    size = (math.ceil(box[2]) + margin + 1 - left, math.ceil(box[3]) + margin + 1 - top)
-    local = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+    left, top, size, local = _tile(box, margin)
 
     def build() -> Sprite:
         tile = Image.new("RGB", size, background)
@@ -283,12 +289,7 @@ def masked_art(
     if _FRESH.get():
         draw_art(ImageDraw.Draw(image), box)
         return
-    left = math.floor(box[0]) - margin
-    top = math.floor(box[1]) - margin
-    left -= left % 2
-    top -= top % 2
-    size = (math.ceil(box[2]) + margin + 1 - left, math.ceil(box[3]) + margin + 1 - top)
-    local = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+    left, top, size, local = _tile(box, margin)
 
     def build() -> Sprite:
         tiles = [Image.new("RGB", size, BLACK), Image.new("RGB", size, WHITE)]

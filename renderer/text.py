@@ -28,30 +28,29 @@ _DRAWN: ContextVar[list[str] | None] = ContextVar("agora_renderer_drawn", defaul
 
 
 @contextlib.contextmanager
-def text_watch() -> Iterator[list[str]]:
-    """Collect every string :func:`draw_text` draws (tests: what a board says, in words)."""
-    drawn: list[str] = []
-    token = _DRAWN.set(drawn)
+def _collecting(into: ContextVar[list[str] | None]) -> Iterator[list[str]]:
+    """A fresh list in ``into`` for the duration of the block (the watches below)."""
+    found: list[str] = []
+    token = into.set(found)
     try:
-        yield drawn
+        yield found
     finally:
-        _DRAWN.reset(token)
+        into.reset(token)
 
 
-@contextlib.contextmanager
-def clip_watch() -> Iterator[list[str]]:
+def text_watch() -> contextlib.AbstractContextManager[list[str]]:
+    """Collect every string :func:`draw_text` draws (tests: what a board says, in words)."""
+    return _collecting(_DRAWN)
+
+
+def clip_watch() -> contextlib.AbstractContextManager[list[str]]:
     """Collect every text the helpers below had to cut (with "…") or could not fit its box.
 
     Why: a board must never silently drop information (a cut "Wonder stage 2: trade from…"
     hid a price from a player). Layouts grow instead of cutting; tests render many random
     views inside this context and assert the list stays empty.
     """
-    clipped: list[str] = []
-    token = _CLIPPED.set(clipped)
-    try:
-        yield clipped
-    finally:
-        _CLIPPED.reset(token)
+    return _collecting(_CLIPPED)
 
 
 def report_clip(text: str) -> None:

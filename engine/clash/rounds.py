@@ -7,6 +7,8 @@ each runs once per turn or round; the dispatcher of the actions themselves stays
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from engine.clash.actions import Action
 from engine.clash.advances import eligible, payment, switch_options
 from engine.clash.combat import prune_battles
@@ -179,24 +181,19 @@ def run_status(state: State) -> list[Event]:
                 return events
             events.extend(status_end_check(state))
         elif state.status_step == 2:
-            while state.status_queue:
-                seat = state.status_queue.pop(0)
-                if free_advance_options(state, seat):
-                    state.pending = {"kind": "free", "seat": seat}
-                    return events
+            if _ask_next(state, free_advance_options, "free"):
+                return events
             state.status_step = 3
         elif state.status_step == 3:
             for seat in seat_order(state):
-                # Hook: one Action card and one Objective card each (the decks come with part 2).
+                # One Action card and one Objective card each: recorded here, dealt and
+                # privately announced after the action that ran this step (cards.draw_logged).
                 state.card_log.append([seat, "status-draw"])
             state.status_step = 4
             state.status_queue = seat_order(state)
         elif state.status_step == 4:
-            while state.status_queue:
-                seat = state.status_queue.pop(0)
-                if raze_options(state, seat):
-                    state.pending = {"kind": "raze", "seat": seat}
-                    return events
+            if _ask_next(state, raze_options, "raze"):
+                return events
             state.status_step = 5
         elif state.status_step == 5:
             chooser = first_player_chooser(state)
@@ -236,3 +233,15 @@ def end_game(state: State, why: str) -> None:
     state.phase = "over"
     state.pending = {}
     state.end_reason = why
+
+
+def _ask_next(state: State, options: Callable[[State, int], Sequence[object]], kind: str) -> bool:
+    """Take seats from the status queue, in order, until one has a choice of ``kind`` to make
+    (True: it is now pending); a seat without one is passed over. Why a queue: each seat
+    chooses in turn order, and a choice interrupts the status phase until it is made."""
+    while state.status_queue:
+        seat = state.status_queue.pop(0)
+        if options(state, seat):
+            state.pending = {"kind": kind, "seat": seat}
+            return True
+    return False

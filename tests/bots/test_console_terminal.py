@@ -8,6 +8,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
@@ -66,6 +67,36 @@ def _alive(pid: int) -> bool:
 def _prompt(child: pexpect.spawn) -> str:
     child.expect(PROMPT)
     return str(child.before)
+
+
+Line = str | Callable[[str], str]
+
+
+def _session(
+    args: list[str], data: Path, prompt: re.Pattern[str], lines: list[Line], columns: int = 200
+) -> tuple[str, list[str]]:
+    """Play ``lines`` in a console started with ``args``, then quit: what was printed before
+    the first prompt, and after each line up to the next prompt. A line may be a function of
+    what was printed last (e.g. the move the "your turn" hint suggests). Every process the
+    console started is checked gone (by PID) once it quit."""
+    child = _spawn(args, data, columns)
+    try:
+        child.expect(prompt)
+        opening = str(child.before)
+        pids = _pids(data)
+        outputs: list[str] = []
+        for line in lines:
+            child.sendline(line if isinstance(line, str) else line(outputs[-1] if outputs else opening))
+            child.expect(prompt)
+            outputs.append(str(child.before))
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, str(child.before)
+        assert _all_gone(pids) == []
+    finally:
+        child.close(force=True)
+    return opening, outputs
 
 
 def test_console_play_refuse_interrupt_and_resume(tmp_path: Path) -> None:
@@ -155,22 +186,13 @@ def test_a_secret_choice_and_the_round_it_ends_are_printed_once(tmp_path: Path) 
     """7 Wonders against two automatic players: the reply to a pick shows the choice, the hand
     left and the round's reveal; neither the private message the pick queued nor the turn post
     that follows prints those lines again (the post keeps what the reply did not show)."""
-    data = tmp_path / "data"
-    child = _spawn(["seven-wonders", "--human", "1", "--players", "3", "--seed", "4"], data)
-    try:
-        child.expect(SW_PROMPT)
-        hint = HINT.findall(str(child.before))
-        assert hint, str(child.before)[-800:]
-        pids = _pids(data)
-        child.sendline(hint[-1])
-        child.expect(SW_PROMPT)
-        round_out = str(child.before)
-        child.sendline("quit")
-        child.expect(pexpect.EOF)
-        child.close()
-        assert _all_gone(pids) == []
-    finally:
-        child.close(force=True)
+    def hinted(printed: str) -> str:
+        hint = HINT.findall(printed)
+        assert hint, printed[-800:]
+        return str(hint[-1])
+
+    args = ["seven-wonders", "--human", "1", "--players", "3", "--seed", "4"]
+    _, (round_out,) = _session(args, tmp_path / "data", SW_PROMPT, [hinted])
     assert round_out.count("You chose: ") == 1, round_out
     assert round_out.count("Your hand: ") == 1, round_out
     reveals = re.findall(r"^\S.* builds .*$|^\S.* sells .*$|^\S.* builds a stage.*$", round_out, re.M)
@@ -184,21 +206,8 @@ MN_PROMPT = re.compile(r"mare-nostrum (g\w+) · (your turn|waiting|game over) > 
 def test_a_narrow_terminal_breaks_lines_between_words_never_inside_a_move(tmp_path: Path) -> None:
     """An 80-column terminal: the turn reports and the move list come in lines that fit, broken
     at spaces, and every move in backticks stays on one line, typeable as shown."""
-    data = tmp_path / "data"
-    child = _spawn(["mare-nostrum", "--human", "1", "--players", "3", "--seed", "11"], data, columns=80)
-    try:
-        child.expect(MN_PROMPT)
-        opening = str(child.before)
-        pids = _pids(data)
-        child.sendline("moves")
-        child.expect(MN_PROMPT)
-        listed = str(child.before)
-        child.sendline("quit")
-        child.expect(pexpect.EOF)
-        child.close()
-        assert _all_gone(pids) == []
-    finally:
-        child.close(force=True)
+    args = ["mare-nostrum", "--human", "1", "--players", "3", "--seed", "11"]
+    opening, (listed,) = _session(args, tmp_path / "data", MN_PROMPT, ["moves"], columns=80)
     lines = (opening + listed).replace("\r", "").split("\n")
     too_long = [line for line in lines if len(line) > 79 and " " in line.strip() and "/" not in line]
     assert too_long == [], too_long
