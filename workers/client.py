@@ -143,6 +143,8 @@ class Client(ClientOutbox, ClientReads):
                 args = [deferred.gid, deferred.user, deferred.text, key]
                 try:
                     reply_to = {"reply_to": self.answers.box, "rid": rid}
+                    if deferred.typed:
+                        reply_to["typed"] = deferred.typed
                     shown = tasks.reprs(args, reply_to)
                     tasks.move.apply_async(args=args, kwargs=reply_to, ignore_result=True, **shown)
                 except Exception:
@@ -186,11 +188,11 @@ class Client(ClientOutbox, ClientReads):
 
         tasks.kick.delay(gid)
 
-    def _submit_move(self, gid: str, user: str, text: str, idem: str) -> MoveResult:
+    def _submit_move(self, gid: str, user: str, text: str, idem: str, typed: str = "") -> MoveResult:
         from workers import tasks
 
         key = idem or "c" + secrets.token_hex(8)
-        res = tasks.move.apply_async(args=[gid, user, text, key])
+        res = tasks.move.apply_async(args=[gid, user, text, key], kwargs={"typed": typed} if typed else None)
         try:
             data: dict[str, Any] = res.get(timeout=self.move_timeout, interval=0.005)
         except celery.exceptions.TimeoutError:

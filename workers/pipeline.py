@@ -43,6 +43,7 @@ from workers.plan import (
 )
 from workers.results import MoveResult, Rejected
 from workers.store import Store
+from workers.typed_moves import read_typed
 
 __all__ = [
     "BOT", "Loaded", "MoveResult", "Plan", "Rejected", "automatic", "clock_meta", "display_names", "index_time",
@@ -84,6 +85,7 @@ def _submit(
     after_commit: Callable[[Loaded, MoveResult], None] | None = None,
     before_commit: Callable[[], None] | None = None,
     at_version: int | None = None,
+    typed: str = "",
 ) -> MoveResult:
     """Apply one move given as chat text, exactly once.
 
@@ -91,6 +93,9 @@ def _submit(
         user: the platform user key (``telegram:42``); authorizes and picks the seat.
         seat: act for this seat directly (automatic player, timeouts); skips the user check.
         source: ``player``, ``auto`` or ``timeout`` (kept in the log).
+        typed: the command word a player typed before ``text`` (``move``, ``play``): the
+            text is then read as :func:`workers.typed_moves.read_typed` reads it. Empty for a
+            pressed button, an automatic player or a timeout (their text is notation).
         after_commit: called once after a successful commit (render, notifications, bots).
         at_version: timeouts: act only while the game is at this version or its deadline is
             still past; otherwise answer ``pipeline/moved_on`` and change nothing.
@@ -116,7 +121,7 @@ def _submit(
             return _earlier_answer(store, gid, idem) or acting
         game, state = loaded.game, loaded.state
         try:
-            action = game.parse(state, acting, text)
+            action = read_typed(game, state, acting, text, typed)[0] if typed else game.parse(state, acting, text)
             notation = game.notation(state, acting, action)
             secret = game.private_action(state, acting, action)
             step = game.apply(state, acting, action)

@@ -175,12 +175,16 @@ def _kick_later(gid: str) -> None:
 
 
 @app.task(name="agora.move", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
-def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str = "") -> dict[str, Any] | None:
+def move(
+    gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str = "", typed: str = ""
+) -> dict[str, Any] | None:
     """A player's move as typed text (or a pressed button's notation).
 
     A duplicate (the key was already committed: a redelivery after a crash between the commit
     and the acknowledgement) kicks the game again: the first run may have died before its
     follow-ups were sent, and ``kick`` is idempotent (it re-checks the version).
+    ``typed``: the command word typed before the text (``move``, ``play``; see
+    :func:`workers.typed_moves.read_typed`), empty for a button's notation.
     With ``reply_to`` the answer goes to that client's mailbox as ``rid`` (see
     ``Store.post_answer``; such moves are sent without a Celery result) and the task returns
     None. Why: Celery makes a ``saferepr`` of every return value for its success log line
@@ -197,7 +201,14 @@ def move(gid: str, user: str, text: str, idem: str, reply_to: str = "", rid: str
         return earlier.to_json()
     try:
         result = pipeline.submit(
-            st, gid, text=text, idem=idem, user=user, after_commit=follow_up, before_commit=_before_commit
+            st,
+            gid,
+            text=text,
+            idem=idem,
+            user=user,
+            after_commit=follow_up,
+            before_commit=_before_commit,
+            typed=typed,
         )
     except TRANSIENT:
         raise  # retried: the retry answers

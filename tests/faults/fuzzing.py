@@ -85,8 +85,8 @@ def sync_commands(store: Store) -> Commands:
     """Moves applied synchronously by the pipeline (the client sends them through Celery)."""
     counter = iter(range(10**12))
 
-    def submit(gid: str, user: str, text: str, idem: str) -> MoveResult:
-        return pipeline.submit(store, gid, text=text, idem=idem or f"fz:{next(counter)}", user=user)
+    def submit(gid: str, user: str, text: str, idem: str, typed: str = "") -> MoveResult:
+        return pipeline.submit(store, gid, text=text, idem=idem or f"fz:{next(counter)}", user=user, typed=typed)
 
     return Commands(store, submit)
 

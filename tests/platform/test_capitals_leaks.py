@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from engine import find_game
+from tests.support.submitters import pipeline_submitter
 from workers import lobby, outbox, pipeline
 from workers.commands import Commands, Context
 from workers.outbox import fetch
@@ -37,17 +38,10 @@ def _assert_clean(text: str, hidden: set[str], where: str) -> None:
         assert found is None, f"{where} names hidden tile {name!r}: {text[:300]!r}"
 
 
-def _submit(store: Store) -> Any:
-    def run(gid: str, user: str, text: str, idem: str) -> pipeline.MoveResult:
-        return pipeline.submit(store, gid, text=text, idem=idem, user=user)
-
-    return run
-
-
 @pytest.mark.parametrize("seed", [5])
 def test_three_player_game_leaks_no_prosperity_hand(store: Store, seed: int) -> None:
     game = find_game("capitals")
-    commands = Commands(store, _submit(store))
+    commands = Commands(store, pipeline_submitter(store))
     users = [Context("test", "group", f"u{i}", f"P{i}", idem="") for i in range(PLAYERS)]
     reply = commands.handle(users[0], "new capitals prosperity=true")
     assert reply[0].ok, reply[0].text

@@ -4,13 +4,14 @@ refusals explain themselves, `moves` lists the legal actions and automatic turns
 from __future__ import annotations
 
 from engine import find_game
+from tests.support.submitters import pipeline_submitter
 from workers import lobby, pipeline
 from workers.commands import Commands, Context
 from workers.store import Store
 
 
 def test_clash_plays_through_the_command_layer(store: Store) -> None:
-    commands = Commands(store, lambda g, u, t, k: pipeline.submit(store, g, text=t, idem=k, user=u))
+    commands = Commands(store, pipeline_submitter(store))
     a, b = Context("test", "room", "a", "A"), Context("test", "room", "b", "B")
     assert commands.handle(a, "new clash")[0].ok
     assert commands.handle(b, "join")[0].ok

@@ -19,6 +19,7 @@ import pytest
 
 from engine import find_game
 from engine.clash.cards_data import DECKS
+from tests.support.submitters import pipeline_submitter
 from workers import lobby, pipeline
 from workers.commands import Commands, Context
 from workers.outbox import fetch
@@ -68,17 +69,10 @@ def _assert_clean(text: str, hidden: set[str], public_words: str, where: str, sh
         assert found is None, f"{where} names hidden card {name!r}: {text[:300]!r}"
 
 
-def _submit(store: Store) -> Any:
-    def run(gid: str, user: str, text: str, idem: str) -> pipeline.MoveResult:
-        return pipeline.submit(store, gid, text=text, idem=idem, user=user)
-
-    return run
-
-
 @pytest.mark.redis
 def test_three_player_game_leaks_no_card(store: Store) -> None:
     game = find_game("clash")
-    commands = Commands(store, _submit(store))
+    commands = Commands(store, pipeline_submitter(store))
     users = [Context("test", "group", f"u{i}", f"P{i}", idem="") for i in range(PLAYERS)]
     reply = commands.handle(users[0], "new clash")
     assert reply[0].ok, reply[0].text
@@ -148,7 +142,7 @@ def test_a_card_given_in_a_trade_is_named_only_in_private(store: Store) -> None:
     from engine.clash.trade_cards import card_word
 
     game = find_game("clash")
-    commands = Commands(store, _submit(store))
+    commands = Commands(store, pipeline_submitter(store))
     users = [Context("test", "group", f"u{i}", f"P{i}", idem="") for i in range(PLAYERS)]
     gid = commands.handle(users[0], "new clash")[0].text.split("`")[1]
     for u in users[1:]:

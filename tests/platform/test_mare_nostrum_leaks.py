@@ -14,11 +14,11 @@ contain a private move's text or the phrases of private replies ("your hand", "Y
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
 from engine import find_game
+from tests.support.submitters import pipeline_submitter
 from workers import lobby, outbox, pipeline
 from workers.commands import Commands, Context
 from workers.outbox import fetch
@@ -37,18 +37,11 @@ def _assert_clean(text: str, secrets: set[str], where: str) -> None:
         assert secret not in low, f"{where} names the private move {secret!r}: {text[:300]!r}"
 
 
-def _submit(store: Store) -> Any:
-    def run(gid: str, user: str, text: str, idem: str) -> pipeline.MoveResult:
-        return pipeline.submit(store, gid, text=text, idem=idem, user=user)
-
-    return run
-
-
 @pytest.mark.redis
 @pytest.mark.parametrize("seed", [21])
 def test_three_player_game_leaks_nothing_public(store: Store, seed: int) -> None:
     game = find_game("mare-nostrum")
-    commands = Commands(store, _submit(store))
+    commands = Commands(store, pipeline_submitter(store))
     users = [Context("test", "group", f"u{i}", f"P{i}", idem="") for i in range(PLAYERS)]
     reply = commands.handle(users[0], "new mare-nostrum")
     assert reply[0].ok, reply[0].text

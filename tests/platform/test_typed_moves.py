@@ -20,6 +20,7 @@ from workers import lobby, pipeline
 from workers.commands import Commands, Context
 from workers.pipeline import MoveResult
 from workers.store import Store
+from workers.typed_moves import read_typed
 
 USERS = ["a", "b", "c"]
 
@@ -32,16 +33,23 @@ class Recorder:
         self.sent: list[str] = []
         self.games: list[str] = []
 
-    def __call__(self, gid: str, user: str, text: str, idem: str) -> MoveResult:
-        self.sent.append(text)
+    def __call__(self, gid: str, user: str, text: str, idem: str, typed: str = "") -> MoveResult:
+        """Records the text the worker reads as the move (the command word put back when the
+        rest alone is no notation; see workers.typed_moves), or what was sent if refused."""
         self.games.append(gid)
         loaded = pipeline.load(self.store, gid)
-        seat = next(s for s in loaded.seats_of(user) if s in loaded.game.to_move(loaded.state))
+        game, state = loaded.game, loaded.state
+        seat = next(s for s in loaded.seats_of(user) if s in game.to_move(state))
         try:
-            action = loaded.game.parse(loaded.state, seat, text)
+            if typed:
+                action, read = read_typed(game, state, seat, text, typed)
+            else:
+                action, read = game.parse(state, seat, text), text
         except EngineError as exc:
+            self.sent.append(text)
             return MoveResult(False, exc.code, exc.user_message, loaded.version, seat)
-        return MoveResult(True, "ok", "Done: " + loaded.game.notation(loaded.state, seat, action) + ".")
+        self.sent.append(read)
+        return MoveResult(True, "ok", "Done: " + game.notation(state, seat, action) + ".")
 
 
 def table(store: Store, game: str, seed: int) -> tuple[Commands, Recorder, str, int]:

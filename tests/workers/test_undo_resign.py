@@ -16,9 +16,9 @@ from workers.store import Store, k_deadlines
 def sync_commands(store: Store) -> Commands:
     """Moves submitted synchronously through the pipeline (the client sends them via Celery)."""
 
-    def submit(gid: str, user: str, text: str, idem: str) -> MoveResult:
+    def submit(gid: str, user: str, text: str, idem: str, typed: str = "") -> MoveResult:
         return pipeline.submit(
-            store, gid, text=text, idem=idem or f"t:{user}:{text}:{record(store, gid)[0]}", user=user
+            store, gid, text=text, idem=idem or f"t:{user}:{text}:{record(store, gid)[0]}", user=user, typed=typed
         )
 
     return Commands(store, submit)

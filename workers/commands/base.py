@@ -37,9 +37,12 @@ class MoveDeferred(BaseException):
     with :meth:`CommandBase.finish`. A BaseException so no ``except Exception`` of a
     command mistakes it for a failure."""
 
-    def __init__(self, gid: str, user: str, text: str, idem: str, then: Callable[[MoveResult], Reply]) -> None:
+    def __init__(
+        self, gid: str, user: str, text: str, idem: str, then: Callable[[MoveResult], Reply], typed: str = ""
+    ) -> None:
         super().__init__(gid)
         self.gid, self.user, self.text, self.idem, self.then = gid, user, text, idem, then
+        self.typed = typed  # the command word typed before the text (see MoveSubmitter)
 
 
 @contextlib.contextmanager
@@ -122,11 +125,15 @@ class CommandBase:
         self.submit_move = submit_move
         self.kick = kick
 
-    def _submit_then(self, gid: str, user: str, text: str, idem: str, then: Callable[[MoveResult], Reply]) -> Reply:
+    def _submit_then(
+        self, gid: str, user: str, text: str, idem: str, then: Callable[[MoveResult], Reply], typed: str = ""
+    ) -> Reply:
         """Submit a move and reply with ``then(answer)``; deferred (see :class:`MoveDeferred`)
-        when the caller awaits answers itself."""
+        when the caller awaits answers itself. ``typed``: as for :class:`MoveSubmitter`."""
         if getattr(_DEFER, "on", False):
-            raise MoveDeferred(gid, user, text, idem, then)
+            raise MoveDeferred(gid, user, text, idem, then, typed)
+        if typed:
+            return then(self.submit_move(gid, user, text, idem, typed=typed))
         return then(self.submit_move(gid, user, text, idem))
 
     def finish(self, deferred: MoveDeferred, answer: MoveResult) -> Reply:

@@ -7,8 +7,8 @@ help) list the commands and aliases without importing the handlers and their dep
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from workers.pipeline import MoveResult
 
@@ -16,8 +16,13 @@ BUTTON_TTL = 14 * 86400
 MAX_BUTTONS = 24
 GID = re.compile(r"^g[0-9a-z]{1,12}$")
 
-MoveSubmitter = Callable[[str, str, str, str], MoveResult]
-"""(gid, user key, text, idempotency key) -> result; the client sends it through Celery."""
+class MoveSubmitter(Protocol):
+    """Sends a move and returns its answer; the client sends it through Celery."""
+
+    def __call__(self, gid: str, user: str, text: str, idem: str, typed: str = "") -> MoveResult:
+        """``typed``: the command word typed before ``text`` (``move``, ``play``), read by the
+        worker (:func:`workers.typed_moves.read_typed`); empty for a button's notation."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

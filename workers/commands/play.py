@@ -12,8 +12,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from engine import EngineError, ExtraWords, InvalidNotation
-from engine.core.notation import tokens
+from engine import EngineError
 from engine.core.text import count
 from workers import outbox, pipeline
 from workers.commands.base import CommandBase
@@ -48,14 +47,13 @@ class PlayCommands(CommandBase):
             gid, text = self._only_game_reading(ctx, rest, typed, exc)
         if not text:
             return error("Say which move after the game id. `moves` lists what you can do.", "command/usage")
-        text, refused = self._settle(gid, ctx, text, typed)
 
         def reply(res: MoveResult) -> Reply:
             return self._result_reply(res, private=ctx.private, hidden=self._hidden(gid), gid=gid)
 
-        if refused:
-            return reply(refused)
-        return self._submit_then(gid, ctx.user_key, text, ctx.idem or "", reply)
+        # Which text is the move (the command word may be the game's own first word) is
+        # decided by the worker, which parses the game anyway (workers.typed_moves).
+        return self._submit_then(gid, ctx.user_key, text, ctx.idem or "", reply, typed)
 
     def _only_game_reading(self, ctx: Context, rest: str, typed: str, which: Rejected) -> tuple[str, str]:
         """Several of the player's games wait for them and no game id was given: the one game
@@ -87,63 +85,6 @@ class PlayCommands(CommandBase):
                 except Exception:
                     continue
         return False
-
-    def _settle(self, gid: str, ctx: Context, text: str, typed: str) -> tuple[str, MoveResult | None]:
-        """The move text to submit, or a refusal of text that names more than one move.
-
-        Why here, before the worker: the command word ``move`` (or ``play``) may also be the
-        game's own first word (Duellum's ``move legion roma-ancona``, 7 Wonders' ``play …``);
-        a listed move typed as shown must not lose it. The literal text wins when it reads as
-        a move; the command word is put back only when the rest alone is not notation.
-        And a move is read whole or not at all: words beyond the matched move are refused,
-        never silently dropped. Anything this cannot decide is left to the worker, whose
-        refusal goes through the usual (privacy-aware) reply."""
-        try:
-            loaded = pipeline.load(self.store, gid)
-        except Rejected:
-            return text, None
-        game, state = loaded.game, loaded.state
-        movers = [s for s in loaded.seats_of(ctx.user_key) if s in game.to_move(state)]
-        if not movers or loaded.meta.get("status") != "active":
-            return text, None
-        seat = movers[0]
-
-        def attempt(candidate: str) -> tuple[Any, EngineError | None]:
-            try:
-                return game.parse(state, seat, candidate), None
-            except EngineError as exc:
-                return None, exc
-            except Exception:  # a parser bug: let the worker report it the usual way
-                log.exception("pre-reading a move failed in %s", gid)
-                return None, None
-
-        action, err = attempt(text)
-        verbs = {str(v).lower() for v in game.verbs}
-        if action is None and isinstance(err, InvalidNotation) and typed in verbs:
-            again = f"{typed} {text}"
-            action2, err2 = attempt(again)
-            if action2 is not None or not isinstance(err2, InvalidNotation):
-                text, action = again, action2
-        if action is None and isinstance(err, ExtraWords):
-            # The engine refuses a move with words left over and names the move it begins with.
-            return text, MoveResult(False, err.code, err.user_message, loaded.version, seat)
-        if action is None:
-            return text, None
-        forms = [game.notation(state, seat, action), *game.notation_forms(state, seat, action)]
-        longest = max(len(tokens(f)) for f in forms)
-        if len(tokens(text)) > longest:
-            canonical = forms[0]
-            secret = game.private_action(state, seat, action)
-            return text, MoveResult(
-                False,
-                "action/extra_words/private" if secret else "action/extra_words",
-                f"`{text}` is more than one move: it begins with `{canonical}` and goes on. "
-                f"Type one move exactly, e.g. `{canonical}`; nothing was changed.",
-                loaded.version,
-                seat,
-            )
-        return text, None
-
 
     def cmd_moves(self, ctx: Context, rest: str) -> Reply:
         words = rest.split()
