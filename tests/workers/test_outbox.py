@@ -201,3 +201,26 @@ def test_undelivered_without_the_servers_lag_still_sees_a_newer_entry(
     for env in outbox.fetch(store, "telegram", "bot-1", count=10, block_ms=10):
         outbox.ack(store, "telegram", env)
     assert outbox.undelivered(store, "telegram") == 0
+
+
+def test_a_fetch_decodes_only_the_entries_it_returns(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries of many games in many partitions: a fetch of 3 returns the 3 oldest, in order,
+    and decodes only those (the rest stay pending and come first next time)."""
+    for i in range(12):
+        store.r.xadd(
+            k_outbox("telegram", f"g{i}"), {"m": json.dumps({"type": "text", "text": f"m{i}", "key": f"m{i}"})}
+        )
+        time.sleep(0.002)  # ids of different streams order by time only across milliseconds
+    decoded: list[str] = []
+    real = json.loads
+
+    def counting(raw: str | bytes, *args: object, **kwargs: object) -> object:
+        decoded.append(str(raw))
+        return real(raw, *args, **kwargs)
+
+    monkeypatch.setattr(outbox.json, "loads", counting)
+    first = outbox.fetch(store, "telegram", "bot-1", count=3, block_ms=10)
+    assert _texts(first) == ["m0", "m1", "m2"] and len(decoded) == 3
+    for env in first:
+        outbox.ack(store, "telegram", env)
+    assert _texts(outbox.fetch(store, "telegram", "bot-1", count=3, block_ms=10)) == ["m3", "m4", "m5"]
