@@ -81,7 +81,11 @@ class EmbeddedServer:
             "valkey.log",
         ]
         if self.persist:
+            # shutdown-on-sigterm force: a server that cannot save on SIGTERM (its folder was
+            # deleted under it) still exits, instead of outliving the process that started it.
+            # What it could save is saved; the AOF holds every write up to the last second.
             args += ["--appendonly", "yes", "--appendfsync", "everysec", "--save", "300 1"]
+            args += ["--shutdown-on-sigterm", "force"]
         else:
             args += ["--appendonly", "no", "--save", ""]
         args += list(self.extra)

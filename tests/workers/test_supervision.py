@@ -82,3 +82,38 @@ def test_without_render_workers_the_move_workers_draw_and_none_is_started(
         assert worker.env["AGORA_RENDER_WORKERS"] == "0" and worker.name == "worker 0"
         pid = worker.pid
     assert pid and _gone(pid)
+
+
+def test_the_embedded_server_exits_on_sigterm_even_when_it_cannot_save(tmp_path: Path) -> None:
+    """A terminal closed while its game's data folder is deleted: the server, told to stop by
+    its dying parent (SIGTERM), cannot save and used to refuse to exit, left behind for good.
+    It exits; with its folder in place it keeps what it stored."""
+    import shutil
+
+    import redis
+
+    from workers.embedded import EmbeddedServer
+
+    kept = EmbeddedServer(tmp_path / "kept", persist=True).start()
+    try:
+        redis.Redis.from_url(kept.url).set("k", "v")
+        assert kept.proc is not None
+        kept.proc.send_signal(signal.SIGTERM)
+        kept.proc.wait(10)
+    finally:
+        kept.stop()
+    again = EmbeddedServer(tmp_path / "kept", persist=True).start()
+    try:
+        assert redis.Redis.from_url(again.url).get("k") == b"v"
+    finally:
+        again.stop()
+
+    lost = EmbeddedServer(tmp_path / "lost", persist=True).start()
+    try:
+        redis.Redis.from_url(lost.url).set("k", "v")
+        shutil.rmtree(tmp_path / "lost")
+        assert lost.proc is not None
+        lost.proc.send_signal(signal.SIGTERM)
+        lost.proc.wait(10)  # raised TimeoutExpired before: the server refused to exit
+    finally:
+        lost.stop()
