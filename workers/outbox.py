@@ -310,7 +310,7 @@ def undelivered(store: Store, platform: str) -> int:
     unknown: list[tuple[str, bytes]] = []
     for key, groups in zip(keys, pipe.execute(), strict=True):
         for group in groups:
-            if _text(group["name"]) != GROUP:
+            if _name(group["name"]) != GROUP:
                 continue
             left += int(group["pending"])
             if group.get("lag") is not None:
@@ -324,13 +324,9 @@ def undelivered(store: Store, platform: str) -> int:
     return left
 
 
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
 def _id(value: bytes | str) -> tuple[int, int]:
     """A stream id as a comparable pair."""
-    ms, _, seq = _text(value).partition("-")
+    ms, _, seq = _name(value).partition("-")
     return int(ms), int(seq or 0)
 
 
