@@ -48,6 +48,7 @@ from workers.commands.base import OUTBOXED, MoveDeferred, deferring_moves
 from workers.offline import game_players, list_games, local_services, replay_record
 from workers.outbox import Envelope
 from workers.pipeline import MoveResult
+from workers.publisher import Publisher
 from workers.replies import Button, Part, Reply, error
 from workers.store import Store
 
@@ -76,6 +77,7 @@ class Client(ClientOutbox, ClientReads):
         from workers.celery_app import app
 
         redisconn.configure_celery(app, redis_url)
+        self.publisher = Publisher(app, app.conf.broker_url)
         self.store = Store.from_url(redis_url)
         self.move_timeout = move_timeout
         self.commands = Commands(self.store, self._submit_move, self._kick)
@@ -146,7 +148,7 @@ class Client(ClientOutbox, ClientReads):
                     if deferred.typed:
                         reply_to["typed"] = deferred.typed
                     shown = tasks.reprs(args, reply_to)
-                    tasks.move.apply_async(args=args, kwargs=reply_to, ignore_result=True, **shown)
+                    self.publisher.send(tasks.move, args=args, kwargs=reply_to, ignore_result=True, **shown)
                 except Exception:
                     log.exception("could not send a move of %s", deferred.gid)
                     return self.commands.finish(deferred, _failed())
@@ -192,7 +194,7 @@ class Client(ClientOutbox, ClientReads):
         from workers import tasks
 
         key = idem or "c" + secrets.token_hex(8)
-        res = tasks.move.apply_async(args=[gid, user, text, key], kwargs={"typed": typed} if typed else None)
+        res = self.publisher.send(tasks.move, args=[gid, user, text, key], kwargs={"typed": typed} if typed else None)
         try:
             data: dict[str, Any] = res.get(timeout=self.move_timeout, interval=0.005)
         except celery.exceptions.TimeoutError:
@@ -229,6 +231,7 @@ class Client(ClientOutbox, ClientReads):
         return error(text)
 
     def close(self) -> None:
+        self.publisher.close()
         self.store.r.close()
 
 
