@@ -31,6 +31,11 @@ class Loaded:
     version: int
     state: Any
     seats: dict[int, str]
+    # The snapshot text ``state`` was parsed from, when it was (``loaded_from``); empty for a
+    # state computed in hand (a step just applied). What is worked out from a state alone can
+    # be kept under this text (``commands.play.move_entries``): engine states never change in
+    # place (``Game.apply`` returns a new one), so the text always describes ``state``.
+    snap: str = ""
 
     @property
     def home(self) -> tuple[str, str]:
@@ -79,7 +84,7 @@ def loaded_from(gid: str, record: tuple[dict[str, str], int, str | None, dict[in
     if snap is None:
         raise Rejected("game/not_found", f"Game `{gid}` has no saved state.")
     game = find_game(meta["game"])
-    return Loaded(gid, meta, game, version, parsed_state(game, snap), seats)
+    return Loaded(gid, meta, game, version, parsed_state(game, snap), seats, snap)
 
 
 # Decision: the newest 64 snapshots read by this process are kept parsed (a few hundred KB).

@@ -225,7 +225,14 @@ def index_time(
             seat_clock(flat, seat, user, now)
             for seat, user in zip(humans, store.users([seats[s] for s in humans]), strict=True)
         ]
-        wanted = [(seat, [k for k, _ in clock.reminders]) for seat, clock in zip(humans, clocks, strict=True)]
+        # Decision: only the marks of reminders already due are read (issue 12: on most moves
+        # none is, and the read was a round trip of every move that did not start a turn). A
+        # mark of one not due yet (sent under an earlier deadline or other settings: `extend`,
+        # a vacation, quiet hours) is taken for unsent: the sweep then looks at the game once
+        # more at that time and sends nothing, since every reminder is claimed by its mark.
+        wanted = [
+            (seat, [k for k, at in clock.reminders if at <= now]) for seat, clock in zip(humans, clocks, strict=True)
+        ]
         marks = [set() for _ in wanted] if fresh else _sent_marks(store, gid, turn_v, wanted)
         for clock, sent in zip(clocks, marks, strict=True):
             t = next_due(clock, sent)

@@ -102,22 +102,38 @@ def _wanted(store: Store, gid: str) -> tuple[dict[str, Any], Any]:
     return dict(loaded.meta), after
 
 
-def test_reminder_marks_are_read_unless_the_turn_starts_with_the_commit(store: Store) -> None:
+def test_reminder_marks_are_read_unless_the_turn_starts_with_the_commit(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A sent reminder of a turn that goes on is not scheduled again; ``fresh`` (no marks
-    read) is what ``plan_after_step`` passes only when ``turn_v`` is the version it commits."""
+    read) is what ``plan_after_step`` passes only when ``turn_v`` is the version it commits.
+    Only the marks of reminders already due are read: before any is due there is no read."""
     gid = make_game(store, turn_hours=2)
     meta, after = _wanted(store, gid)
     (seat,) = after
     loaded = pipeline.load(store, gid)
-    now = float(meta["turn_at"]) + 60
+    early = float(meta["turn_at"]) + 60
+    times = _reminders(store, meta, loaded, seat, early)
+    assert times, "the table's clock has reminders"
+    now = max(times.values()) + 1  # every reminder due, the deadline not yet
     first = plan.index_time(store, gid, meta, loaded.seats, after, now)
-    clock_leads = _leads(store, gid, meta, loaded, seat, now)
-    assert clock_leads, "the table's clock has reminders"
-    for lead in clock_leads:  # every reminder of this turn was sent already
+    assert first == min(times.values())  # none sent: the earliest is overdue
+    for lead in times:  # every reminder of this turn was sent already
         store.r.set(plan.k_remind_lead(gid, meta["turn_v"], seat, lead), "1")
     later = plan.index_time(store, gid, meta, loaded.seats, after, now)
-    assert later is not None and first is not None and later > first  # the sent ones are skipped
+    assert later is not None and later > now  # the sent ones are skipped: the deadline is next
     assert plan.index_time(store, gid, meta, loaded.seats, after, now, fresh=True) == first
+
+    reads: list[Any] = []
+    real_mget = store.r.mget
+    monkeypatch.setattr(store.r, "mget", lambda keys, *a: reads.append(keys) or real_mget(keys, *a))
+    # Nothing due yet: no mark is read, and a mark sent early (under other settings) at worst
+    # makes the sweep look once more at the reminder's time.
+    assert plan.index_time(store, gid, meta, loaded.seats, after, early) == min(times.values())
+    assert reads == []
+    assert plan.index_time(store, gid, meta, loaded.seats, after, now) == later
+    assert len(reads) == 1 and len(reads[0]) == len(times)
+    monkeypatch.undo()
 
     calls: list[bool] = []
     original = plan.index_time
@@ -137,11 +153,12 @@ def test_reminder_marks_are_read_unless_the_turn_starts_with_the_commit(store: S
     assert calls == [meta_after.get("turn_v") == str(res.version)]
 
 
-def _leads(store: Store, gid: str, meta: dict[str, Any], loaded: Any, seat: int, now: float) -> list[str]:
+def _reminders(store: Store, meta: dict[str, Any], loaded: Any, seat: int, now: float) -> dict[str, float]:
+    """The seat's reminders of this step: lead key -> due time."""
     from workers.timing import seat_clock
 
     (user,) = store.users([loaded.seats[seat]])
-    return [k for k, _ in seat_clock(meta, seat, user, now).reminders]
+    return dict(seat_clock(meta, seat, user, now).reminders)
 
 
 def test_a_move_answered_through_a_mailbox_returns_nothing_to_celery(
@@ -255,3 +272,46 @@ def test_a_turn_mark_from_the_listed_moves_is_the_one_from_the_legal_moves(game_
         seat = sorted(game.to_move(state))[0]
         state = game.apply(state, seat, game.auto_action(state, seat, step)).state
     assert checked >= 30
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("duellum", 2), ("seven-wonders", 3), ("mare-nostrum", 3)])
+def test_kept_move_lists_are_the_lists_of_their_snapshot(
+    game_id: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn post and the prompt of the same version list the awaited seat's moves once
+    (``move_entries`` keeps them under the snapshot's text): what a kept list gives must be
+    what listing that state gives, in every state of a game, and another text (the next move,
+    a flushed store refilled) is listed anew."""
+    from engine import find_game
+    from workers.commands import play
+
+    game = find_game(game_id)
+    state = game.new_game(5, players)
+    seats = {s: f"console:p{s}" for s in range(players)}
+    listed = 0
+    real = game.legal_actions
+
+    def counted(*args: Any) -> Any:
+        nonlocal listed
+        listed += 1
+        return real(*args)
+
+    monkeypatch.setattr(game, "legal_actions", counted)
+    play._entries.clear()
+    for step in range(40):
+        if game.outcome(state) is not None:
+            break
+        text = game.dumps(state)
+        for seat in sorted(game.to_move(state)):
+            plain = play.move_entries(pipeline.Loaded("g", {}, game, step + 1, state, seats), seat)
+            before = listed
+            first = play.move_entries(pipeline.Loaded("g", {}, game, step + 1, state, seats, text), seat)
+            reread = game.load(json.loads(text))
+            again = play.move_entries(pipeline.Loaded("g", {}, game, step + 1, reread, seats, text), seat)
+            assert first == again == plain
+            assert listed == before + 1  # the second read of the same text listed nothing
+            again.clear()  # a caller's changes stay its own
+            assert play.move_entries(pipeline.Loaded("g", {}, game, step + 1, state, seats, text), seat) == plain
+        seat = sorted(game.to_move(state))[0]
+        state = game.apply(state, seat, game.auto_action(state, seat, step)).state
+    assert len(play._entries) <= play.ENTRIES_KEPT

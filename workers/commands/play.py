@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -289,11 +291,32 @@ class MoveEntry:
         return f"{self.text} ({self.cost})" if self.cost else self.text
 
 
+# Decision: the move lists of the newest 64 (snapshot, seat) pairs this process listed are kept.
+# Why (issue 12, the outbox consumer's CPU): a turn post lists the awaited seat's moves for its
+# buttons, and the "your turn" prompt of the same version lists them again (a Duellum rondel turn:
+# every destination with every way to pay, ~0.2 ms of each move's CPU).
+ENTRIES_KEPT = 64
+_entries: OrderedDict[tuple[str, int], tuple[Any, tuple[MoveEntry, ...]]] = OrderedDict()
+_entries_lock = threading.Lock()
+
+
 def move_entries(loaded: Loaded, seat: int) -> list[MoveEntry]:
     """The seat's legal moves with what the engine says of each: private, a variant of
-    another (another way to pay), and its cost in words."""
+    another (another way to pay), and its cost in words.
+
+    Kept by the snapshot text the state was read from (``Loaded.snap``), like the parsed states
+    (``loading.parsed_state``): a different state is a different text, so a kept list cannot be
+    stale; a state computed in hand (no text) is listed every time."""
+    key = (loaded.snap, seat)
+    if loaded.snap:
+        with _entries_lock:
+            hit = _entries.get(key)
+            if hit is not None:
+                _entries.move_to_end(key)
+        if hit is not None and hit[0] is loaded.game:
+            return list(hit[1])
     game, state = loaded.game, loaded.state
-    return [
+    entries = [
         MoveEntry(
             game.notation(state, seat, a),
             bool(game.private_action(state, seat, a)),
@@ -302,6 +325,12 @@ def move_entries(loaded: Loaded, seat: int) -> list[MoveEntry]:
         )
         for a in game.legal_actions(state, seat)
     ]
+    if loaded.snap:
+        with _entries_lock:
+            _entries[key] = (game, tuple(entries))
+            while len(_entries) > ENTRIES_KEPT:
+                _entries.popitem(last=False)
+    return entries
 
 
 def turn_mark(loaded: Loaded, seat: int, every: list[MoveEntry] | None = None) -> dict[str, Any]:

@@ -65,10 +65,12 @@ class PostParts(CommandBase):
         # while drawing left its claim and its successors waited it out while the game went on)
         # is drawn from the game as it is now, like its text; it never goes out without a board.
         if snap and version == loaded.version:
-            state, drawn = loaded.state, version  # the current snapshot, parsed once
+            state, drawn, text = loaded.state, version, loaded.snap  # the current snapshot, parsed once
+        elif snap:
+            state, drawn, text = parsed_state(loaded.game, snap), version, snap
         else:
-            state, drawn = (parsed_state(loaded.game, snap), version) if snap else (loaded.state, loaded.version)
-        at = pipeline.Loaded(gid, loaded.meta, loaded.game, version, state, loaded.seats)
+            state, drawn, text = loaded.state, loaded.version, loaded.snap
+        at = pipeline.Loaded(gid, loaded.meta, loaded.game, version, state, loaded.seats, text)
         names = pipeline.display_names(self.store, at, known)
         lines = []
         since = int(message.get("since", 0))
