@@ -71,6 +71,16 @@ STALE_MS = 90_000  # an entry fetched by another consumer and untouched this lon
 # Decision: on a cluster (no blocking read over streams of many slots) a consumer looks for new
 # entries every 0.1 s: at most that much added delivery latency, ~6 % of a core while idle.
 POLL_S = 0.1
+# Decision: our own pending entries are re-read at most this many per partition stream.
+# Why (issue 12): a read takes up to ``count`` new entries from each of the 64 partitions and
+# hands back the oldest ``count``; the rest stay pending and the next fetch re-reads them first.
+# With a backlog (a consumer behind its boards), every fetch re-read up to 64 x ``count`` entries
+# to hand back ``count``. The first few of each partition are enough: one partition's entries go
+# out in order, so only its oldest can be next, and the oldest pending entry of all is always
+# among them. New entries are still read ``count`` per partition, so a burst of one game (a
+# 7 Wonders turn: the post and a prompt per seat) still goes out in one batch.
+PENDING_PER_STREAM = 4
+TRIMMED_ROUNDS = 1000  # re-reads in one fetch while only trimmed entries come back (each acks some)
 
 
 def fetch(store: Store, platform: str, consumer: str, *, count: int = 20, block_ms: int = 1000) -> list[Envelope]:
@@ -86,7 +96,8 @@ def fetch(store: Store, platform: str, consumer: str, *, count: int = 20, block_
 
     Order: one game's messages share one partition stream, so they come in commit order; the
     partitions' batches are merged by entry id (time). Entries read beyond ``count`` stay
-    pending for us and come first next time."""
+    pending for us and come first next time (the first ``PENDING_PER_STREAM`` of each
+    partition, so across partitions a backlog goes out roughly, not strictly, oldest first)."""
     try:
         return _fetch(store, platform, consumer, count, block_ms)
     except redis.ResponseError as exc:
@@ -99,9 +110,13 @@ def fetch(store: Store, platform: str, consumer: str, *, count: int = 20, block_
 def _fetch(store: Store, platform: str, consumer: str, count: int, block_ms: int) -> list[Envelope]:
     ensure_group(store, platform)
     keys = streams(platform)
-    out = _read(store, keys, consumer, "0", count, None)
-    if out:
-        return out
+    for _ in range(TRIMMED_ROUNDS):
+        pending = _entries(store, keys, consumer, "0", min(count, PENDING_PER_STREAM), None)
+        out = _envelopes(store, pending, count)
+        if out:
+            return out
+        if all(fields for _, _, fields in pending):
+            break  # nothing pending; a read of only trimmed entries (acknowledged now) reads on
     claims: dict[str, float] = store.__dict__.setdefault("_outbox_claimed", {})
     now = time.monotonic()
     if now - claims.get(f"{platform}\0{consumer}", -1e9) >= STALE_MS / 3000:
@@ -126,20 +141,27 @@ def _fetch(store: Store, platform: str, consumer: str, count: int, block_ms: int
 
 
 def _read(store: Store, keys: list[str], consumer: str, start: str, count: int, block: int | None) -> list[Envelope]:
-    """XREADGROUP over every stream: one command on one server, one per stream (pipelined)
-    on a cluster."""
+    """The oldest ``count`` of :func:`_entries` (up to ``count`` from every stream)."""
+    return _envelopes(store, _entries(store, keys, consumer, start, count, block), count)
+
+
+def _entries(
+    store: Store, keys: list[str], consumer: str, start: str, each: int, block: int | None
+) -> list[tuple[str, Any, Any]]:
+    """XREADGROUP of up to ``each`` entries of every stream, undecoded: one command on one
+    server, one per stream (pipelined) on a cluster."""
     if store.cluster:
         pipe = store.r.pipeline(transaction=False)
         for key in keys:
             pipe.execute_command(
-                "XREADGROUP", "GROUP", GROUP, consumer, "COUNT", count, "STREAMS", key, start, **store.routed(key)
+                "XREADGROUP", "GROUP", GROUP, consumer, "COUNT", each, "STREAMS", key, start, **store.routed(key)
             )
         resps = [r for r in pipe.execute() if r]
         entries = [(_name(k), mid, f) for resp in resps for k, batch in _items(resp) for mid, f in batch]
     else:
-        resp = store.r.xreadgroup(GROUP, consumer, {key: start for key in keys}, count=count, block=block)
+        resp = store.r.xreadgroup(GROUP, consumer, {key: start for key in keys}, count=each, block=block)
         entries = [(_name(k), mid, f) for k, batch in _items(resp) for mid, f in batch]
-    return _envelopes(store, entries, count)
+    return entries
 
 
 def _items(resp: Any) -> list[tuple[Any, list[Any]]]:

@@ -224,3 +224,43 @@ def test_a_fetch_decodes_only_the_entries_it_returns(store: Store, monkeypatch: 
     for env in first:
         outbox.ack(store, "telegram", env)
     assert _texts(outbox.fetch(store, "telegram", "bot-1", count=3, block_ms=10)) == ["m3", "m4", "m5"]
+
+
+def test_a_backlog_is_re_read_a_few_entries_per_partition(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fetch reads up to ``count`` new entries of every partition and hands back the oldest
+    ``count``; the rest stay pending. The next fetches re-read only the first few pending
+    entries of each partition (a backlog used to be re-read whole on every fetch), and still
+    hand every entry back once, each game's in order."""
+    from workers.keys import PARTITIONS, k_outbox_in
+
+    parts = [0, 5, 17, 40]
+    for n in range(12):
+        for part in parts:
+            store.r.xadd(k_outbox_in("telegram", part), {"m": json.dumps({"type": "text", "text": f"p{part}-{n}"})})
+    read: list[int] = []
+    real = outbox._entries
+
+    def counted(*args: object) -> list[tuple[str, object, object]]:
+        entries = real(*args)  # type: ignore[arg-type]
+        read.append(len(entries))
+        return entries
+
+    monkeypatch.setattr(outbox, "_entries", counted)
+    first = outbox.fetch(store, "telegram", "bot", count=10, block_ms=10)
+    assert len(first) == 10 and read[-1] == 40  # the new read: 10 (count) of each of the 4 partitions
+    seen = _texts(first)
+    for env in first:
+        outbox.ack(store, "telegram", env)
+    while True:
+        read.clear()
+        batch = outbox.fetch(store, "telegram", "bot", count=10, block_ms=10)
+        if not batch:
+            break
+        assert read[0] <= outbox.PENDING_PER_STREAM * len(parts) < 30  # not the whole backlog
+        seen += _texts(batch)
+        for env in batch:
+            outbox.ack(store, "telegram", env)
+    assert sorted(seen) == sorted(f"p{part}-{n}" for part in parts for n in range(12))
+    for part in parts:  # each partition's (game's) messages in the order they were added
+        assert [t for t in seen if t.startswith(f"p{part}-")] == [f"p{part}-{n}" for n in range(12)]
+    assert outbox.pending_count(store, "telegram") == 0 and max(parts) < PARTITIONS
