@@ -38,6 +38,7 @@ class Publisher:
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._pid = os.getpid()
         self._lock = threading.Lock()
+        self._closed = False
         self.made = 0  # producers made so far (each with its own connection)
 
     def send(self, task: Any, **options: Any) -> Any:
@@ -48,12 +49,15 @@ class Publisher:
         except BaseException:
             _close(producer)
             raise
-        self._idle.put(producer)
+        if self._closed:  # closed while this send ran: nobody would take it again
+            _close(producer)
+        else:
+            self._idle.put(producer)
         return result
 
     def close(self) -> None:
-        """Close the idle producers' connections (one still sending is closed by its send's
-        error, or left to the process's exit)."""
+        """Close the idle producers' connections; one still sending closes its own when done."""
+        self._closed = True
         while True:
             try:
                 _close(self._idle.get_nowait())

@@ -136,3 +136,23 @@ def test_moves_reach_a_worker_after_the_store_lost_every_key(redis_url: str, sto
         client.close()
     version, log = assert_replays(store, gid)
     assert version == 2 and [e["k"] for e in log] == ["p:2"]
+
+
+def test_a_send_that_ends_after_close_closes_its_producer(
+    app: Any, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workers import tasks
+
+    publisher = Publisher(app, app.conf.broker_url)
+    real = tasks.noop.apply_async
+    closed: list[Any] = []
+
+    def closing_meanwhile(**options: Any) -> Any:
+        publisher.close()  # the adapter shuts down while this send runs
+        monkeypatch.setattr(options["producer"].connection, "close", lambda: closed.append(options["producer"]))
+        return real(**options)
+
+    monkeypatch.setattr(tasks.noop, "apply_async", closing_meanwhile)
+    publisher.send(tasks.noop, args=[1], ignore_result=True)
+    assert len(closed) == 1 and publisher._idle.empty()
+    assert store.r.llen(MOVE_QUEUE) == 1
