@@ -33,7 +33,10 @@ def test_sends_reuse_one_producer_and_declare_no_binding(app: Any, store: Store)
     assert store.r.llen(MOVE_QUEUE) == 20
     # Celery's own send declares the queue (a binding set per exchange); this one does not.
     assert not list(store.r.scan_iter("_kombu.binding.*"))
-    tasks.noop.apply_async(args=[0], ignore_result=True)
+    # On a connection of its own: a connection declares a queue once, and the pool's may have
+    # done so for an earlier test already.
+    with app.connection_for_write() as conn:
+        tasks.noop.apply_async(args=[0], ignore_result=True, producer=app.amqp.Producer(conn))
     assert list(store.r.scan_iter("_kombu.binding.*")), "the check above could not fail"
 
 
