@@ -12,13 +12,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine import AnyGame, find_game
 from workers.results import Rejected
 from workers.store import Store
 
 BOT = "bot"
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(slots=True)
@@ -87,12 +89,42 @@ def loaded_from(gid: str, record: tuple[dict[str, str], int, str | None, dict[in
     return Loaded(gid, meta, game, version, parsed_state(game, snap), seats, snap)
 
 
+class Kept(Generic[K, V]):
+    """The newest ``size`` values this process worked out, by key (least recently used out
+    first); shared by threads. For what is worked out from a snapshot's text alone (the parsed
+    state here, a seat's move list in ``commands.play``), so a kept value cannot go stale."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 # Decision: the newest 64 snapshots read by this process are kept parsed (a few hundred KB).
 # The outbox consumer builds a turn post and a prompt per seat from the same version (7 Wonders:
 # up to 8 messages of one version), and each parsed the same snapshot again.
 PARSED_KEPT = 64
-_parsed: OrderedDict[str, tuple[AnyGame, Any]] = OrderedDict()
-_parsed_lock = threading.Lock()
+_parsed: Kept[str, tuple[AnyGame, Any]] = Kept(PARSED_KEPT)
 
 
 def parsed_state(game: AnyGame, snap: str) -> Any:
@@ -104,18 +136,11 @@ def parsed_state(game: AnyGame, snap: str) -> Any:
     flushed and refilled) is a different key; and every caller gets a copy of its own
     (``game.clone``, a deep copy by contract), so nothing a caller does to its state reaches the
     kept one."""
-    with _parsed_lock:
-        hit = _parsed.get(snap)
-        if hit is not None:
-            _parsed.move_to_end(snap)
+    hit = _parsed.get(snap)
     if hit is not None and hit[0] is game:
         return game.clone(hit[1])
     state = game.load(json.loads(snap))
-    kept = game.clone(state)
-    with _parsed_lock:
-        _parsed[snap] = (game, kept)
-        while len(_parsed) > PARSED_KEPT:
-            _parsed.popitem(last=False)
+    _parsed.put(snap, (game, game.clone(state)))
     return state
 
 

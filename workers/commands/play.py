@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import zlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +18,7 @@ from workers import outbox, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import MAX_BUTTONS, Context
 from workers.commands.helpers import private_text
+from workers.loading import Kept
 from workers.pipeline import Loaded, MoveResult, Rejected
 from workers.replies import Button, Part, Reply, error, say
 from workers.store import k_callback
@@ -296,8 +295,7 @@ class MoveEntry:
 # buttons, and the "your turn" prompt of the same version lists them again (a Duellum rondel turn:
 # every destination with every way to pay, ~0.2 ms of each move's CPU).
 ENTRIES_KEPT = 64
-_entries: OrderedDict[tuple[str, int], tuple[Any, tuple[MoveEntry, ...]]] = OrderedDict()
-_entries_lock = threading.Lock()
+_entries: Kept[tuple[str, int], tuple[Any, tuple[MoveEntry, ...]]] = Kept(ENTRIES_KEPT)
 
 
 def move_entries(loaded: Loaded, seat: int) -> list[MoveEntry]:
@@ -308,13 +306,9 @@ def move_entries(loaded: Loaded, seat: int) -> list[MoveEntry]:
     (``loading.parsed_state``): a different state is a different text, so a kept list cannot be
     stale; a state computed in hand (no text) is listed every time."""
     key = (loaded.snap, seat)
-    if loaded.snap:
-        with _entries_lock:
-            hit = _entries.get(key)
-            if hit is not None:
-                _entries.move_to_end(key)
-        if hit is not None and hit[0] is loaded.game:
-            return list(hit[1])
+    hit = _entries.get(key) if loaded.snap else None
+    if hit is not None and hit[0] is loaded.game:
+        return list(hit[1])
     game, state = loaded.game, loaded.state
     entries = [
         MoveEntry(
@@ -326,10 +320,7 @@ def move_entries(loaded: Loaded, seat: int) -> list[MoveEntry]:
         for a in game.legal_actions(state, seat)
     ]
     if loaded.snap:
-        with _entries_lock:
-            _entries[key] = (game, tuple(entries))
-            while len(_entries) > ENTRIES_KEPT:
-                _entries.popitem(last=False)
+        _entries.put(key, (game, tuple(entries)))
     return entries
 
 
