@@ -10,6 +10,7 @@ short by ordering: such trades are variants (:func:`is_variant`), listed on requ
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from engine.duellum.actions import Trade
@@ -49,9 +50,30 @@ def is_variant(state: State, seat: int, a: Trade) -> bool:
 
     Why: with 3 of each chip there are over a hundred trades; the plain ones are the useful
     ones, and the rest stay available through ``moves all`` and by typing them."""
-    if not (a.give[COIN] or overlaps(a)) or not usable(state, seat):
+    return hides(a) and variants_possible(state, seat)
+
+
+def hides(a: Trade) -> bool:
+    """Whether the trade is of a kind :func:`is_variant` hides (it gives coins, or receives a
+    type it gives), whatever the player holds."""
+    return bool(a.give[COIN]) or overlaps(a)
+
+
+def variants_possible(state: State, seat: int) -> bool:
+    """Whether ``seat``'s trades of the kinds :func:`hides` names are variants now: it may
+    trade, and its chips allow a plain trade."""
+    if not usable(state, seat):
         return False
     res = state.players[seat].res
+    return _plain_trade_possible(res[0], res[1], res[2])
+
+
+@lru_cache(maxsize=1024)
+def _plain_trade_possible(marble: int, iron: int, gold: int) -> bool:
+    """Whether chips held allow a trade that gives no coins and at most two kinds (so a
+    plain trade, for other kinds, exists). Cached: asked for every trade of a list of moves,
+    and it depends only on the chips held."""
+    res = (marble, iron, gold)
     return any(
         not give[COIN] and sum(1 for k in range(3) if give[k]) < 3 and all(give[k] <= res[k] for k in range(3))
         for give in GIVES

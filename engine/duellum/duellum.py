@@ -62,8 +62,14 @@ def enemy_present(state: State, seat: int, t: int, region: int) -> bool:
 
 
 def fighting(state: State, seat: int, t: int) -> list[bool]:
-    """Per region: would a unit of type ``t`` entering it fight now?"""
-    return [enemy_present(state, seat, t, r) for r in range(state.map.size)]
+    """Per region: would a unit of type ``t`` entering it fight now? (:func:`enemy_present`
+    of every region, computed in one pass: the move list asks it for every unit type.)"""
+    enemy = 1 - seat
+    out = [n > 0 for n in state.units[enemy][t]]
+    special = state.players[enemy].special
+    if state.config.special_units and 0 <= special < len(out) and special_type(enemy) == t:
+        out[special] = True
+    return out
 
 
 def routes(

@@ -8,6 +8,7 @@ Why the payment is part of the rondel action: which chips pay the extra steps is
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from engine.duellum.actions import RondelMove
 from engine.duellum.data import COIN, RULES
@@ -59,7 +60,16 @@ def usual_payment(res: list[int], k: int) -> tuple[int, int, int, int]:
     Decision: chips before coins, as for every other cost (a coin can replace any chip, so it
     is the more flexible thing to keep); the biggest pile first keeps the player's options.
     """
-    left = list(res[:3])
+    return usual_of(res[0], res[1], res[2], k)
+
+
+@lru_cache(maxsize=4096)
+def usual_of(marble: int, iron: int, gold: int, k: int) -> tuple[int, int, int, int]:
+    """:func:`usual_payment` of the chips held (marble, iron, gold).
+
+    Why cached: sorting the legal moves asks it once per listed rondel payment (hundreds per
+    list), and it depends only on these four small numbers."""
+    left = [marble, iron, gold]
     out = [0, 0, 0, 0]
     for _ in range(k):
         best = max(range(3), key=lambda i: (left[i], -i))

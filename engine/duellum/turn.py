@@ -13,7 +13,7 @@ they have acted in it: ``done`` always means the step they are looking at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from engine.duellum import commercium, duellum, events_cards, founding, militia, production, rondel, scientia, templum
 from engine.duellum.actions import (
@@ -193,13 +193,32 @@ def is_variant(state: State, seat: int, a: Action) -> bool:
     """Whether ``a`` is another way to do a listed move: an explicit payment of a cost (the
     plain form pays chips first), a rondel move paid otherwise than usual, or a trade that a
     plain trade makes pointless. Variants are listed after every plain move."""
-    if isinstance(a, RondelMove):
-        return rondel.is_variant(state, seat, a)
-    if isinstance(a, Trade):
-        return commercium.is_variant(state, seat, a)
-    if isinstance(a, (BuildTemple, BuildWall, Deploy, BuyTech, Recruit, Found)):
-        return a.pay is not None
-    return False
+    return _variant_test(state, seat)(a)
+
+
+_PAID_TYPES = (BuildTemple, BuildWall, Deploy, BuyTech, Recruit, Found)
+
+
+def _variant_test(state: State, seat: int) -> Callable[[Action], bool]:
+    """:func:`is_variant` for every action of one list: what depends on the seat (its chips,
+    whether it may trade) is looked up once, not once per action.
+
+    Why: sorting a list of moves asks it for every action, hundreds in a rondel step with
+    COMMERCIUM; the action classes have no subclasses, so the exact type decides."""
+    res = state.players[seat].res
+    marble, iron, gold = res[0], res[1], res[2]
+    trades_hidden = commercium.variants_possible(state, seat)
+
+    def test(a: Action) -> bool:
+        if type(a) is RondelMove:
+            return a.pay != rondel.usual_of(marble, iron, gold, sum(a.pay))
+        if type(a) is Trade:
+            return trades_hidden and commercium.hides(a)
+        if isinstance(a, _PAID_TYPES):
+            return a.pay is not None
+        return False
+
+    return test
 
 
 def legal(state: State, seat: int) -> list[Action]:
@@ -208,7 +227,7 @@ def legal(state: State, seat: int) -> list[Action]:
     if cached is None:
         acts = _legal(state, seat)
         # Plain moves first, in the rules' order; variants (other payments) after them.
-        cached = state.legal_cache[seat] = sorted(acts, key=lambda a: is_variant(state, seat, a))
+        cached = state.legal_cache[seat] = sorted(acts, key=_variant_test(state, seat))
     return list(cached)
 
 
