@@ -225,9 +225,11 @@ def noop_rate(store: Any, services: Services) -> tuple[float, float]:
     return rate, cpu
 
 
-def commands_total(store: Any) -> int:
+def command_stats(store: Any) -> dict[str, tuple[int, int]]:
+    """Per command name (``cmdstat_set`` -> ``set``): (calls, server microseconds) so far, from
+    INFO commandstats; the commands run inside scripts are counted under their own names."""
     stats = store.r.info("commandstats")
-    return sum(int(v["calls"]) for v in stats.values())
+    return {name.removeprefix("cmdstat_"): (int(v["calls"]), int(v["usec"])) for name, v in stats.items()}
 
 
 def server_cpu(store: Any) -> float:
@@ -237,8 +239,9 @@ def server_cpu(store: Any) -> float:
 
 
 def sampler(store: Any, services: Services) -> Any:
-    """(Redis commands so far, worker CPU seconds so far), for the measured window."""
-    return lambda: (commands_total(store), services.worker_cpu(), services.trips(),
+    """(Redis commands so far by name, worker CPU seconds so far, round trips, other processes'
+    CPU), for the measured window."""
+    return lambda: (command_stats(store), services.worker_cpu(), services.trips(),
                     (*services.other_cpu(), server_cpu(store)))
 
 
