@@ -6,6 +6,11 @@ Games are played like ``engine.core.testing.random_playout`` (each step: the aut
 with probability ``auto_share``, else a uniformly random legal action), without the protocol
 checks, alternating both map sides. Every ``apply`` and every ``legal_actions`` call on a fresh
 state is timed. Targets: a complete game < 200 ms, median apply < 1 ms.
+
+Baseline: a fixed pure-Python workload (:func:`reference`: dictionary updates, tuples, a sort -
+what the engine spends its time on) is timed before every game, and the mean game is also given
+as a multiple of it. Why: the same tree measured on this machine class differs by a third from
+one hour to the next; the multiple moves far less, so compare it across runs and trees.
 """
 
 from __future__ import annotations
@@ -47,6 +52,18 @@ def play(game: DuellumGame, seed: int, auto_share: float, applies: list[float], 
     return steps
 
 
+def reference() -> float:
+    """Seconds of a fixed pure-Python workload, the machine-speed baseline (see the module doc)."""
+    t0 = time.perf_counter()
+    x, counts = 12345, {}
+    for i in range(20_000):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        key = (x % 97, i % 13)
+        counts[key] = counts.get(key, 0) + 1
+    sorted(counts.items(), key=lambda kv: (kv[1], kv[0]))
+    return time.perf_counter() - t0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
@@ -56,8 +73,10 @@ def main() -> None:
     applies: list[float] = []
     legals: list[float] = []
     times: list[float] = []
+    references: list[float] = []
     steps = 0
     for seed in range(args.games):
+        references.append(reference())
         t0 = time.perf_counter()
         steps += play(game, seed, args.auto_share, applies, legals)
         times.append(time.perf_counter() - t0)
@@ -65,6 +84,7 @@ def main() -> None:
     game_ms = 1000 * total / len(times)
     apply_ms = 1000 * statistics.median(applies)
     legal_ms = 1000 * statistics.median(legals)
+    reference_ms = 1000 * statistics.median(references)
 
     def verdict(value: float, target: float) -> str:
         return "OK" if value < target else "over target"
@@ -75,6 +95,7 @@ def main() -> None:
         f"  mean game             {game_ms:8.1f} ms   (target < {GAME_TARGET_MS:.0f} ms: "
         f"{verdict(game_ms, GAME_TARGET_MS)})"
     )
+    print(f"  mean game / baseline  {game_ms / reference_ms:8.1f}      (the fixed workload: {reference_ms:.2f} ms)")
     print(f"  median game           {1000 * statistics.median(times):8.1f} ms")
     print(
         f"  median apply          {apply_ms:8.3f} ms   (target < {APPLY_TARGET_MS:.0f} ms: "

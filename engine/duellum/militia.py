@@ -107,11 +107,15 @@ def options(state: State, seat: int) -> Iterator[Deploy]:
 
 
 def _paid(state: State, seat: int, a: Deploy) -> Iterator[Deploy]:
-    """``a`` paid chips first, then every other way to pay it, when it is legal."""
-    if check(state, seat, a) is None:
+    """``a`` paid chips first, then every other way to pay it, when it is legal.
+
+    An unaffordable one is skipped before its check, which would refuse it too after wording
+    a refusal nobody reads (the list is made for every step of a MILITIA action)."""
+    iron = iron_cost(state, a.unit, a.count)
+    res = state.players[seat].res
+    if can_pay(res, (0, iron, 0)) and check(state, seat, a) is None:
         yield a
-        iron = iron_cost(state, a.unit, a.count)
-        for p in payments(state.players[seat].res, (0, iron, 0))[1:]:
+        for p in payments(res, (0, iron, 0))[1:]:
             yield Deploy(a.unit, a.count, a.region, p)
 
 

@@ -83,16 +83,21 @@ def check_wall(state: State, seat: int, region: int, choice: Pay | None = None) 
 def options(state: State, seat: int) -> Iterator[BuildTemple | BuildWall]:
     """Legal temples, then legal walls; each paid chips first, then the other payments."""
     res = state.players[seat].res
+    # Unaffordable builds are skipped before their check: it would refuse them too, after
+    # wording a refusal nobody reads (the list is made for every step of a TEMPLUM action).
     for r, o in enumerate(state.owner):
-        if o == seat and check_temple(state, seat, r) is None:
+        if o != seat:
+            continue
+        marble, coins = temple_cost(state, r)
+        if can_pay(res, (marble, 0, 0), coins) and check_temple(state, seat, r) is None:
             yield BuildTemple(r)
-            marble, coins = temple_cost(state, r)
             for p in payments(res, (marble, 0, 0), coins)[1:]:
                 yield BuildTemple(r, p)
+    wall = wall_cost(state)
     for r, o in enumerate(state.owner):
-        if o == seat and check_wall(state, seat, r) is None:
+        if o == seat and can_pay(res, (wall, 0, 0)) and check_wall(state, seat, r) is None:
             yield BuildWall(r)
-            for p in payments(res, (wall_cost(state), 0, 0))[1:]:
+            for p in payments(res, (wall, 0, 0))[1:]:
                 yield BuildWall(r, p)
 
 

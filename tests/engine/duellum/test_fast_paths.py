@@ -14,8 +14,9 @@ from collections import Counter
 import pytest
 
 from engine.core.testing import random_playout
-from engine.duellum import duellum, turn
+from engine.duellum import duellum, militia, templum, turn
 from engine.duellum.actions import (
+    SPECIAL,
     Action,
     BuildTemple,
     BuildWall,
@@ -63,6 +64,22 @@ def variant_by_definition(state: State, seat: int, a: Action) -> bool:
     return False
 
 
+def builds_by_definition(state: State, seat: int) -> list[Action]:
+    """Temples, walls and deployments paid chips first: every one whose check passes."""
+    cities = [r for r, o in enumerate(state.owner) if o == seat]
+    out: list[Action] = [BuildTemple(r) for r in cities if templum.check_temple(state, seat, r) is None]
+    out += [BuildWall(r) for r in cities if templum.check_wall(state, seat, r) is None]
+    units = (0, 1, SPECIAL) if state.config.special_units else (0, 1)
+    out += [
+        Deploy(t, n, r)
+        for r in cities
+        for t in units
+        for n in (1, 2, 3)
+        if militia.check(state, seat, Deploy(t, n, r)) is None
+    ]
+    return out
+
+
 @pytest.mark.parametrize(
     ("seed", "options", "reached"),
     [
@@ -81,6 +98,10 @@ def test_variants_and_fights_equal_their_definitions(seed: int, options: dict[st
                 assert duellum.fighting(state, seat, t) == plain
                 seen["fights"] += sum(plain)
             actions = turn.legal(state, seat)
+            # Unaffordable builds are skipped before their check: the same ones are listed.
+            listed = [a for a in actions if type(a) in (BuildTemple, BuildWall, Deploy) and a.pay is None]
+            assert sorted(map(repr, listed)) == sorted(map(repr, builds_by_definition(state, seat)))
+            seen["builds"] += len(listed)
             flags = [variant_by_definition(state, seat, a) for a in actions]
             assert [turn.is_variant(state, seat, a) for a in actions] == flags
             # Plain moves first, each group in the order the rules list them.
@@ -91,5 +112,5 @@ def test_variants_and_fights_equal_their_definitions(seed: int, options: dict[st
     random_playout(GAME, seed, 2, options, invariants=check, check_notation=0, check_replay=False)
     # The games reached what the fast forms decide: paid-otherwise rondel moves, hidden trades,
     # explicit payments, and moves into enemy units.
-    assert seen["RondelMove"] and seen["fights"], seen
+    assert seen["RondelMove"] and seen["fights"] and seen["builds"], seen
     assert seen["RondelMove variant"] and seen[reached] and seen[reached.removesuffix(" variant")], seen
