@@ -34,7 +34,9 @@ Printed per game kind, with and without images (workers and consumer restarted w
 to the accepted answer and to the turn's board built by the outbox consumer (a post merged
 into a later one counts until that one's board: workers/outbox.py ``MERGE_AFTER``); how long
 commands waited for a pool thread; Redis commands per move (server side, INFO commandstats:
-includes the commands inside the commit script, the outbox consumer and the beat); round
+includes the commands inside the commit script, the outbox consumer and the beat) and the eight
+that took the server longest (calls and server microseconds per move; a script's time includes
+its commands, which are counted under their own names too); round
 trips and CPU per move of the move workers, the render worker and the outbox consumer; which
 process drew the boards; and the ratio of moves/s to the no-op task rate measured in the same run
 (2,000 ``agora.noop`` tasks with results, drained by the same two workers, before and after
