@@ -7,14 +7,13 @@ to word their messages and mentions; each is one short read of the store, never 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from workers import pipeline
+from workers import buttons, pipeline
 from workers.commands import Commands
 from workers.commands.accounts import account_of
 from workers.pipeline import BOT
-from workers.store import Store, k_callback
+from workers.store import Store
 
 
 class ClientReads:
@@ -132,10 +131,7 @@ class ClientReads:
         """What each button token stands for (``g`` game, ``v`` version, ``s`` seat, ``k``
         kind), or None for an expired one: Discord puts game, version and seat into its
         component ids so a press can be answered without another lookup."""
-        if not tokens:
-            return {}
-        raws = self.store.mget([k_callback(t) for t in tokens])
-        return {t: (json.loads(raw) if raw else None) for t, raw in zip(tokens, raws, strict=True)}
+        return buttons.payloads(self.store, tokens)
 
     def seat_label(self, gid: str, seat: int) -> str:
         """``Romans (alice)``: the name a seat is called by in the game's messages."""

@@ -152,6 +152,11 @@ def k_snapv(gid: str) -> str:
     return _g(gid) + "posted"
 
 
+def k_buttons(gid: str) -> str:
+    """The payloads of the game's live buttons (hash: ``<version base 36>.<nonce>`` -> JSON)."""
+    return _g(gid) + "buttons"
+
+
 def k_told(gid: str) -> str:
     return _g(gid) + "told"
 

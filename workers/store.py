@@ -47,6 +47,7 @@ from workers.keys import (
     P,
     gid_of_key,
     k_answers,
+    k_buttons,
     k_callback,
     k_chat,
     k_deadlines,
@@ -83,9 +84,9 @@ from workers.users import TOUCH_MEMO, Users
 __all__ = [
     "ANSWER_TTL", "APPLIED_ALREADY", "ARCHIVE_TTL", "EVENTS_KEPT", "IDEM_HASH", "IDEM_KEPT", "IDEM_SEEN_KEPT",
     "IMAGE_TTL", "K_SEQ", "LOG_CHUNK", "PARTITIONS", "POSTED_KEPT", "POSTED_TTL", "TOUCH_MEMO", "CommitResult",
-    "Outgoing", "P", "Store", "applied_already", "gid_of_key", "hash_seen", "k_answers", "k_callback", "k_chat",
-    "k_deadlines", "k_deadlines_in", "k_events", "k_idem", "k_idemh", "k_idemq", "k_image", "k_lobby", "k_log",
-    "k_logc", "k_logz", "k_meta", "k_names", "k_outbox", "k_outbox_in", "k_posted", "k_remind", "k_seats",
+    "Outgoing", "P", "Store", "applied_already", "gid_of_key", "hash_seen", "k_answers", "k_buttons", "k_callback",
+    "k_chat", "k_deadlines", "k_deadlines_in", "k_events", "k_idem", "k_idemh", "k_idemq", "k_image", "k_lobby",
+    "k_log", "k_logc", "k_logz", "k_meta", "k_names", "k_outbox", "k_outbox_in", "k_posted", "k_remind", "k_seats",
     "k_sent", "k_snap", "k_snapv", "k_told", "k_user", "k_user_games", "k_user_games_in", "key_hash", "pack_answer",
     "pack_snapshot", "partition", "tag", "unpack_answer", "unpack_snapshot",
 ]  # fmt: skip

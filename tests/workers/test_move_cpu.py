@@ -16,9 +16,7 @@ import pytest
 
 from tests.workers.util import A, B, make_game
 from workers import commit, gamelog, pipeline, plan, redisconn
-from workers.commands.base import store_buttons
-from workers.commands.context import BUTTON_TTL
-from workers.store import Store, k_callback, k_events
+from workers.store import Store, k_events
 
 
 def _move_on(store: Store, gid: str, moves: int, prefix: str = "m") -> None:
@@ -62,19 +60,6 @@ def test_events_picked_by_their_first_bytes_are_those_decoding_all_gives(store: 
         for since in range(0, 9):
             for until in range(since, 13):
                 assert gamelog.events_between(items, since, until) == _entries(items, since, until), (since, until)
-
-
-def test_button_payloads_written_by_one_script_are_one_set_each(store: Store) -> None:
-    batch = [(k_callback(f"t{i}"), json.dumps({"g": "g1", "t": f"move {i}", "i": i})) for i in range(12)]
-    store_buttons(store, batch)
-    for key, value in batch:
-        assert store.r.get(key) == value.encode()
-        assert BUTTON_TTL - 5 <= store.r.ttl(key) <= BUTTON_TTL
-    # The script is registered once per store; a server that lost it (a restart, SCRIPT FLUSH)
-    # gets it again: redis-py loads it on NOSCRIPT.
-    store.r.script_flush()
-    store_buttons(store, [(k_callback("again"), "{}")])
-    assert store.r.get(k_callback("again")) == b"{}"
 
 
 def test_a_broker_channel_reuses_one_client_per_pool(redis_url: str) -> None:

@@ -10,17 +10,16 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import secrets
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import EngineError, find_game
-from workers import lobby, pipeline
-from workers.commands.context import ALIASES, BUTTON_TTL, COMMANDS, GID, Context, MoveSubmitter
+from workers import buttons, lobby, pipeline
+from workers.commands.context import ALIASES, COMMANDS, GID, Context, MoveSubmitter
 from workers.pipeline import Loaded, MoveResult, Rejected
 from workers.replies import Button, Part, Reply, error
-from workers.store import Store, k_callback
+from workers.store import Store
 
 log = logging.getLogger("workers.commands")
 _DEFER = threading.local()
@@ -94,27 +93,16 @@ HIDDEN_REFUSAL = (
 )
 
 
-# Every button payload of a part with its TTL, in one script call: the same keys, values and
-# expiry as one SET ... EX each.
-BUTTONS_LUA = "for i = 1, #KEYS do redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[1]) end return #KEYS"
-
-
-def store_buttons(store: Store, batch: list[tuple[str, str]]) -> None:
-    """Write button payloads ``(key, value)`` with ``BUTTON_TTL``, in one round trip.
-
-    Why a script: a pipeline of SETs cost the client ~20 us of packing and reply parsing per
-    button, and a prompt has up to a dozen (issue 12: the CPU of a move); one script call
-    carries them all. On a cluster (the keys in many slots) the pipeline does it."""
-    if store.cluster:
-        pipe = store.r.pipeline(transaction=False)
-        for key, value in batch:
-            pipe.set(key, value, ex=BUTTON_TTL)
-        pipe.execute()
-        return
-    script = store.__dict__.get("_buttons_script")
-    if script is None:
-        script = store.__dict__["_buttons_script"] = store.r.register_script(BUTTONS_LUA)
-    script(keys=[key for key, _ in batch], args=[BUTTON_TTL, *(value for _, value in batch)])
+def store_buttons(store: Store, batch: list[tuple[str, int, str, str]]) -> None:
+    """Write button payloads ``(game, posted turn, field, payload)``: one round trip per game
+    (a part's buttons are all of one game), see :mod:`workers.buttons`."""
+    games: dict[str, tuple[int, list[tuple[str, str]]]] = {}
+    for gid, posted, field, payload in batch:
+        known, fields = games.setdefault(gid, (posted, []))
+        games[gid] = (max(known, posted), fields)
+        fields.append((field, payload))
+    for gid, (posted, fields) in games.items():
+        buttons.write(store, gid, posted, fields)
 
 
 class CommandBase:
@@ -270,12 +258,19 @@ class CommandBase:
         return pipeline.load(self.store, gid), tail
 
     def _button(self, payload: dict[str, Any], label: str) -> Button:
-        token = "b" + secrets.token_urlsafe(9)
-        batch: list[tuple[str, str]] | None = getattr(_BUTTONS, "batch", None)
+        """A button of game ``payload["g"]`` at version ``payload["v"]``, in the turn posted at
+        ``payload["pv"]`` (see :mod:`workers.buttons`)."""
+        gid, version = str(payload["g"]), int(payload["v"])
+        posted = int(payload.get("pv") or 0)
+        token, field = buttons.new_token(gid, version)
+        # The game and version are in the token (see workers.buttons.payloads): not stored.
+        stored = {k: v for k, v in payload.items() if k not in ("g", "v")}
+        item = (gid, posted, field, json.dumps(stored, separators=(",", ":")))
+        batch: list[tuple[str, int, str, str]] | None = getattr(_BUTTONS, "batch", None)
         if batch is not None:
-            batch.append((k_callback(token), json.dumps(payload)))
+            batch.append(item)
         else:
-            self.store.r.set(k_callback(token), json.dumps(payload), ex=BUTTON_TTL)
+            store_buttons(self.store, [item])
         return Button(label[:60], token)
 
     @contextlib.contextmanager

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+from workers.buttons import BUTTON_TTL  # noqa: F401 - named here for the adapters
 from workers.pipeline import MoveResult
 
-BUTTON_TTL = 14 * 86400
 MAX_BUTTONS = 24
 GID = re.compile(r"^g[0-9a-z]{1,12}$")
 

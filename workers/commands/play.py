@@ -6,7 +6,6 @@ earlier moment stays valid only while the same seat still holds the same choices
 
 from __future__ import annotations
 
-import json
 import logging
 import zlib
 from dataclasses import dataclass
@@ -14,14 +13,13 @@ from typing import Any
 
 from engine import EngineError
 from engine.core.text import count
-from workers import outbox, pipeline
+from workers import buttons, outbox, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import MAX_BUTTONS, Context
 from workers.commands.helpers import private_text
 from workers.loading import Kept
 from workers.pipeline import Loaded, MoveResult, Rejected
 from workers.replies import Button, Part, Reply, error, say
-from workers.store import k_callback
 
 log = logging.getLogger("workers.commands")
 
@@ -158,13 +156,29 @@ class PlayCommands(CommandBase):
             for g, items in list(groups.items())[:MAX_BUTTONS]
         ]
 
+    def _gone(self, token: str) -> Reply:
+        """The answer to a press of a button that no longer exists: why, when its token says
+        which game it was of (its turn is over, or the game), else only that it expired."""
+        parsed = buttons.parse_token(token)
+        expired = error("This button has expired. Type `moves` for fresh ones.", "button/expired")
+        if parsed is None:
+            return expired
+        try:
+            loaded = pipeline.load(self.store, parsed[0])
+        except Rejected:
+            return expired
+        if loaded.meta.get("status") == "over":
+            return error("This game is over; its buttons no longer do anything.", "button/game_over")
+        return error(
+            "That button is from an earlier moment of the game. Type `moves` for current ones.", "button/stale"
+        )
+
     def press(self, ctx: Context, token: str) -> Reply:
         """A button press: re-validated like typed text; stale buttons only get a notice."""
         try:
-            raw = self.store.r.get(k_callback(token))
-            if not raw:
-                return error("This button has expired. Type `moves` for fresh ones.", "button/expired")
-            data = json.loads(raw)
+            data = buttons.payloads(self.store, [token])[token]
+            if data is None:
+                return self._gone(token)
             loaded = pipeline.load(self.store, data["g"])
             if loaded.meta.get("status") == "over":
                 return error("This game is over; its buttons no longer do anything.", "button/game_over")
