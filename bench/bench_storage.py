@@ -10,10 +10,10 @@ Duellum is not available — the output says so), and measures with ``MEMORY USA
 SAMPLES 0``:
 
 - **while it runs**, after every move and the delivery of its outbox messages (as a running
-  bot delivers them): the sum over every key of the game (meta, seats, names,
-  snapshot, log list and its compressed chunks, idempotency answers, their order and the hashes
-  of every committed key, events,
-  snapshots of posted turns); the peak and its breakdown. Target (issue 12): at most 32 KB at any
+  Telegram bot builds and delivers them: turn posts and prompts with their buttons): the sum
+  over every key of the game (meta, seats, names, snapshot, log list and its compressed chunks,
+  idempotency answers, their order and the hashes of every committed key, events, snapshots of
+  posted turns, the payloads of its live buttons); the peak and its breakdown. Target (issue 12): at most 32 KB at any
   point. Images (``img:…``) are not included: they are a render cache with their own TTL, and
   the outbox streams are shared by all games;
 - **finished**, after ``Store.archive`` (which the kick task runs after the final commit): the
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 TARGET_BYTES = 32 * 1024
-A, B = "console:alice", "console:bob"
+A, B = "telegram:101", "telegram:102"
 
 
 def game_keys(gid: str) -> dict[str, list[str]]:
@@ -51,6 +51,7 @@ def game_keys(gid: str) -> dict[str, list[str]]:
         "events": [st.k_events(gid)],
         "posted": [st.k_snapv(gid)],
         "meta": [st.k_meta(gid), st.k_seats(gid), st.k_names(gid), st.k_lobby(gid)],
+        "buttons": [st.k_buttons(gid)],
     }
 
 
@@ -62,22 +63,21 @@ def measure(store: Any, gid: str) -> dict[str, int]:
     return {kind: sum(usage(store, k) for k in keys) for kind, keys in game_keys(gid).items()}
 
 
-def deliver(store: Any) -> None:
-    """What a running bot does meanwhile: deliver the game's outbox messages (which lets go of
-    the snapshots kept for drawing posted turns)."""
-    from workers import outbox
-
-    for env in outbox.fetch(store, "console", "bench", count=100, block_ms=1):
-        outbox.delivered(store, env)
-        outbox.ack(store, "console", env)
+def deliver(store: Any, client: Any) -> None:
+    """What a running bot does meanwhile: build and deliver the game's outbox messages (which
+    writes their buttons and lets go of the snapshots kept for drawing posted turns)."""
+    for env in client.fetch("telegram", "bench", count=100, block_ms=1):
+        client.render(env)
+        client.mark_sent(env, ack="telegram")
 
 
-def play(store: Any, game: str, seed: int) -> tuple[str, int, dict[str, int], int]:
+def play(store: Any, client: Any, game: str, seed: int) -> tuple[str, int, dict[str, int], int]:
     """One complete game, every move by the automatic player; returns the game id, its move
     count, the breakdown at the running peak and the move it happened at."""
     from workers import lobby, pipeline
 
-    gid = lobby.create(store, game, platform="console", chat=f"{game}-{seed}", user=A, name="alice", turn_hours=48)
+    chat = f"-100{seed}"
+    gid = lobby.create(store, game, platform="telegram", chat=chat, user=A, name="alice", turn_hours=48)
     lobby.join(store, gid, B, "bob")
     lobby.begin(store, gid, A, seed=seed)
     moves, peak, peak_at = 0, measure(store, gid), 0
@@ -93,7 +93,7 @@ def play(store: Any, game: str, seed: int) -> tuple[str, int, dict[str, int], in
         if not res.ok:
             raise SystemExit(f"{game} {gid}: the automatic player's {text!r} was refused: {res.message}")
         moves += 1
-        deliver(store)
+        deliver(store, client)
         now = measure(store, gid)
         if sum(now.values()) > sum(peak.values()):
             peak, peak_at = now, moves
@@ -108,6 +108,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from engine import find_game
+    from workers.client import Client
     from workers.embedded import EmbeddedServer
     from workers.store import Store, k_logz, k_snap, unpack_snapshot
 
@@ -124,13 +125,14 @@ def main() -> int:
     ok = True
     try:
         store = Store.from_url(server.url)
+        client = Client(server.url)
         print(f"{find_game(game).info.name}: {args.games} complete games, every move by the automatic player")
         print(
             f"{'game':>5} {'moves':>5} | {'running peak':>12} {'at move':>7} | {'snap':>5} {'log':>6} {'idem':>6} "
-            f"{'events':>6} {'posted':>6} {'meta':>5} | {'finished':>8} | {'raw JSON':>8} {'ratio':>5}"
+            f"{'events':>6} {'posted':>6} {'meta':>5} {'buttons':>7} | {'finished':>8} | {'raw JSON':>8} {'ratio':>5}"
         )
         for i in range(args.games):
-            gid, moves, peak, peak_at = play(store, game, seed=4242 + i)
+            gid, moves, peak, peak_at = play(store, client, game, seed=4242 + i)
             entries = store.log(gid)
             assert store.archive(gid), "a finished game must archive"
             finished = usage(store, k_snap(gid)) + usage(store, k_logz(gid))
@@ -142,13 +144,15 @@ def main() -> int:
             ok = ok and running <= TARGET_BYTES and finished < TARGET_BYTES
             print(
                 f"{gid:>5} {moves:>5} | {running:>12} {peak_at:>7} | {peak['snap']:>5} {peak['log']:>6} "
-                f"{peak['idem']:>6} {peak['events']:>6} {peak['posted']:>6} {peak['meta']:>5} | {finished:>8} | "
+                f"{peak['idem']:>6} {peak['events']:>6} {peak['posted']:>6} {peak['meta']:>5} {peak['buttons']:>7} | "
+                f"{finished:>8} | "
                 f"{raw:>8} {running / raw:>5.2f}"
             )
         print(
             f"bytes (MEMORY USAGE ... SAMPLES 0). Targets: running peak <= {TARGET_BYTES}, finished snapshot + "
             f"log < {TARGET_BYTES}: " + ("met" if ok else "MISSED")
         )
+        client.close()
         store.r.close()
     finally:
         server.stop()

@@ -4,13 +4,15 @@ Why this layout: every prompt and turn post makes up to a dozen buttons. They us
 key each, kept 14 days: about 1.9 KB of Redis memory per move (measured over 300 Duellum moves)
 that outlived the game by two weeks, so memory grew with the moves played, not with the games
 running (issue 12: storage that stays bounded while a game runs). A button can only act while
-its turn is the game's posted turn (see ``workers.commands.play.same_turn``): once a newer turn
-is posted, every button made before it is stale for good. So the game's buttons live in one
-hash, and the buttons of earlier turns are dropped when the first button of a newer turn is
-written. The hash expires 14 days after its last write, and a finished game's goes with it.
+its turn is the game's posted turn and the seat's legal moves are those it was made for (see
+``workers.commands.play.same_turn``): once a newer turn is posted, every button made before it
+is stale for good, and so are a seat's buttons once it has acted. So the game's buttons live in
+one hash, and stale ones are dropped as new ones are written. The hash expires 14 days after
+its last write, and an archived game's goes at once.
 
-A token names its game and version (``b<game>-<version base 36>-<nonce>``, only characters
-Discord allows in a component id and Telegram in callback data): a press on a
+A token names its game, version, seat and the fingerprint of the seat's legal moves
+(``b<game>-<version>-<seat>-<fingerprint>-<nonce>``, numbers in base 36: only characters Discord
+allows in a component id and Telegram in callback data): a press on a
 dropped button still says why it no longer acts (an earlier moment of the game, or the game is
 over) instead of only "expired". Tokens of the older layout (``b`` and 12 random characters)
 are still read from their own keys until those expire.
@@ -32,19 +34,42 @@ BUTTON_TTL = 14 * 86400
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
-# Write a game's new buttons (ARGV[3..]: field, payload pairs) and refresh its expiry; when
-# the game's posted turn (ARGV[2]) is newer than at the last clean-up (field "_p"), drop every
-# button made before that turn (its version, the field's base-36 prefix, is below it).
+# Write a game's new buttons (ARGV[3..]: field, payload pairs; a field is "<version>.<seat>.
+# <fingerprint>.<nonce>", numbers in base 36) and refresh the hash's expiry. Then drop what can
+# no longer act: every button made before the game's posted turn ARGV[2] (when it is newer
+# than at the last clean-up, field "_p"), and a seat's buttons of an earlier version whose
+# fingerprint of its legal moves differs from that of its newest buttons (field "_f<seat>":
+# the seat has acted since, so they are stale; see workers.commands.play.same_turn).
 STORE_LUA = """
 local key, posted = KEYS[1], tonumber(ARGV[2])
-for i = 3, #ARGV, 2 do redis.call('HSET', key, ARGV[i], ARGV[i + 1]) end
-local last = tonumber(redis.call('HGET', key, '_p') or '-1')
-if posted > last then
-  for _, f in ipairs(redis.call('HKEYS', key)) do
-    local v = string.match(f, '^(%w+)%.')
-    if v and tonumber(v, 36) < posted then redis.call('HDEL', key, f) end
+local newest = {}
+for i = 3, #ARGV, 2 do
+  redis.call('HSET', key, ARGV[i], ARGV[i + 1])
+  local v, s, f = string.match(ARGV[i], '^(%w+)%.(%w+)%.(%w+)%.')
+  if v then
+    local ver = tonumber(v, 36)
+    if not newest[s] or ver > newest[s][1] then newest[s] = {ver, f} end
   end
-  redis.call('HSET', key, '_p', posted)
+end
+local last = tonumber(redis.call('HGET', key, '_p') or '-1')
+local scan = posted > last
+local moved = {}
+for s, vf in pairs(newest) do
+  if redis.call('HGET', key, '_f' .. s) ~= vf[2] then
+    redis.call('HSET', key, '_f' .. s, vf[2])
+    moved[s] = vf
+    scan = true
+  end
+end
+if scan then
+  for _, field in ipairs(redis.call('HKEYS', key)) do
+    local v, s, f = string.match(field, '^(%w+)%.(%w+)%.(%w+)%.')
+    if v then
+      local ver, m = tonumber(v, 36), moved[s]
+      if ver < posted or (m and f ~= m[2] and ver < m[1]) then redis.call('HDEL', key, field) end
+    end
+  end
+  if posted > last then redis.call('HSET', key, '_p', posted) end
 end
 redis.call('EXPIRE', key, tonumber(ARGV[1]))
 return redis.call('HLEN', key)
@@ -60,15 +85,17 @@ def _base36(n: int) -> str:
             return out
 
 
-def new_token(gid: str, version: int) -> tuple[str, str]:
-    """(token, field) of a new button of game ``gid`` at ``version``."""
-    field = f"{_base36(max(0, version))}.{secrets.token_urlsafe(6)}"
-    return f"b{gid}-{field.replace('.', '-', 1)}", field
+def new_token(gid: str, version: int, seat: int = 0, fingerprint: int = 0) -> tuple[str, str]:
+    """(token, field) of a new button of game ``gid`` at ``version`` for ``seat``, whose legal
+    moves then had ``fingerprint`` (see ``workers.commands.play.fingerprint``)."""
+    nums = ".".join(_base36(max(0, n)) for n in (version, seat, fingerprint))
+    field = f"{nums}.{secrets.token_urlsafe(6)}"
+    return "b" + gid + "-" + field.replace(".", "-", 3), field
 
 
-# The game id and the version are [0-9a-z], so the first two dashes end them; the nonce
+# The game id and the numbers are [0-9a-z], so the first four dashes end them; the nonce
 # (URL-safe base 64) may hold dashes of its own.
-_TOKEN = re.compile(r"^b(g[0-9a-z]{1,12})-([0-9a-z]{1,8})-([A-Za-z0-9_-]{1,16})$")
+_TOKEN = re.compile(r"^b(g[0-9a-z]{1,12})-([0-9a-z]{1,8})-([0-9a-z]{1,4})-([0-9a-z]{1,8})-([A-Za-z0-9_-]{1,16})$")
 
 
 def parse_token(token: str) -> tuple[str, int, str] | None:
@@ -76,8 +103,8 @@ def parse_token(token: str) -> tuple[str, int, str] | None:
     m = _TOKEN.match(token)
     if m is None:
         return None
-    gid, v36, nonce = m.groups()
-    return gid, int(v36, 36), f"{v36}.{nonce}"
+    gid, version, seat, fingerprint, nonce = m.groups()
+    return gid, int(version, 36), f"{version}.{seat}.{fingerprint}.{nonce}"
 
 
 def write(store: Store, gid: str, posted: int, buttons: Iterable[tuple[str, str]]) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import redis
 
-from workers.keys import k_events, k_idem, k_idemh, k_idemq, k_log, k_logc, k_logz, k_meta
+from workers.keys import k_buttons, k_events, k_idem, k_idemh, k_idemq, k_log, k_logc, k_logz, k_meta
 
 ARCHIVE_TTL = 7 * 86400
 LOG_CHUNK = 24  # live log entries moved into the compressed part at a time
@@ -70,7 +70,8 @@ class GameLog:
 
     def archive(self, gid: str) -> bool:
         """Compact a finished game: the log becomes one compressed string, and the keys only a
-        running game needs (idempotency results, kept snapshots of posted turns) expire.
+        running game needs (idempotency results, kept snapshots of posted turns) expire; its
+        buttons go at once.
 
         Why: a finished game is kept for its record (``replay``) and its result; a log of ~800
         JSON lines costs ~70 KB, compressed ~6 KB. Runs after the final commit (idempotent:
@@ -94,6 +95,7 @@ class GameLog:
                 pipe.expire(k_idem(gid), ARCHIVE_TTL)
                 pipe.expire(k_idemq(gid), ARCHIVE_TTL)
                 pipe.expire(k_idemh(gid), ARCHIVE_TTL)
+                pipe.delete(k_buttons(gid))  # a press of one says the game is over (workers/buttons.py)
                 pipe.hset(k_meta(gid), "archived", "1")
                 pipe.execute()
                 return True

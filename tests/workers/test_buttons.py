@@ -67,6 +67,26 @@ def test_buttons_of_earlier_turns_are_dropped_by_the_first_of_a_newer_turn(store
     assert buttons.payloads(store, [late])[late] is not None  # harmless: pressing it says it is stale
 
 
+def test_a_seat_s_buttons_go_once_it_has_acted_and_stay_while_only_others_did(store: Store) -> None:
+    """Within one posted turn: a seat's buttons made before its legal moves changed (it acted)
+    are dropped by its newer ones; a seat whose moves did not change (others picked, as in a
+    simultaneous step) keeps its buttons, which still act (``same_turn``)."""
+    gid = "g3"
+
+    def write(version: int, seat: int, fingerprint: int) -> str:
+        token, field = buttons.new_token(gid, version, seat, fingerprint)
+        data = {**payload(gid, version, 5, f"v{version}"), "s": seat, "f": fingerprint}
+        store_buttons(store, [(gid, 5, field, json.dumps(data))])
+        return token
+
+    first = [write(5, 0, 11), write(5, 0, 11)]
+    other = write(5, 1, 70)  # seat 1, awaited at the same time
+    later = write(6, 0, 12)  # seat 0 acted: its legal moves changed
+    kept = write(7, 1, 70)  # seat 1 again after another pick, the same moves
+    found = buttons.payloads(store, [*first, other, later, kept])
+    assert [found[t] is not None for t in (*first, other, later, kept)] == [False, False, True, True, True]
+
+
 def test_a_press_of_a_dropped_button_says_why_and_older_tokens_still_act(store: Store) -> None:
     gid = make_game(store)
     cmds = sync_commands(store)
@@ -86,16 +106,22 @@ def test_a_press_of_a_dropped_button_says_why_and_older_tokens_still_act(store: 
     reply = cmds.press(user, legacy)
     assert reply and reply[0].code not in ("button/expired", "button/stale"), [(p.code, p.text) for p in reply]
     assert pipeline.load(store, gid).version == loaded.version + 1
-    # Once the game is over, its buttons say so.
-    store.r.hset(f"{k_buttons(gid).rsplit(':', 1)[0]}:meta", "status", "over")
-    assert [p.code for p in cmds.press(ALICE, gone)] == ["button/game_over"]
+    # Once the game is over and archived, its buttons are gone and say why.
+    loaded = pipeline.load(store, gid)
+    name = loaded.seats[sorted(loaded.game.to_move(loaded.state))[0]].split(":")[1]
+    mover = Context("console", "table", name, name)
+    live = cmds.handle(mover, "moves")[0].buttons[0][0].token
+    assert store.r.exists(k_buttons(gid))
+    assert cmds.handle(mover, "resign")[0].ok
+    assert store.archive(gid) and not store.r.exists(k_buttons(gid))
+    assert [p.code for p in cmds.press(ALICE, live)] == ["button/game_over"]
 
 
 def test_a_long_game_keeps_its_buttons_within_a_fixed_budget(store: Store, redis_url: str) -> None:
     """300 Duellum moves, every outbox message built as a Telegram bot builds it (turn posts
     with the awaited seat's buttons, a prompt for every step): the game's buttons stay within
-    20 KB at every move (16.5 KB measured: the buttons of the longest turn), where one key per
-    button had reached ~560 KB (1.9 KB a move, kept 14 days)."""
+    8 KB at every move (6.0 KB measured: those of the current step), where one key per button
+    had reached ~560 KB (1.9 KB a move, kept 14 days)."""
     gid = make_game(store, "duellum", users=["telegram:21", "telegram:22"], chat="-100b", platform="telegram")
     client = Client(redis_url)
     peak, built = 0, 0
@@ -115,4 +141,4 @@ def test_a_long_game_keeps_its_buttons_within_a_fixed_budget(store: Store, redis
         client.close()
     assert built > 1000  # the game made its buttons ...
     assert not list(store.r.scan_iter(match="agora:callback:*"))  # ... none as a key of its own
-    assert peak <= 20 * 1024, peak
+    assert peak <= 8 * 1024, peak

@@ -258,11 +258,12 @@ class CommandBase:
         return pipeline.load(self.store, gid), tail
 
     def _button(self, payload: dict[str, Any], label: str) -> Button:
-        """A button of game ``payload["g"]`` at version ``payload["v"]``, in the turn posted at
-        ``payload["pv"]`` (see :mod:`workers.buttons`)."""
+        """A button of game ``payload["g"]`` at version ``payload["v"]`` for seat ``payload["s"]``,
+        in the turn posted at ``payload["pv"]``, whose legal moves had fingerprint ``payload["f"]``
+        (see :mod:`workers.buttons`)."""
         gid, version = str(payload["g"]), int(payload["v"])
         posted = int(payload.get("pv") or 0)
-        token, field = buttons.new_token(gid, version)
+        token, field = buttons.new_token(gid, version, int(payload.get("s") or 0), int(payload.get("f") or 0))
         # The game and version are in the token (see workers.buttons.payloads): not stored.
         stored = {k: v for k, v in payload.items() if k not in ("g", "v")}
         item = (gid, posted, field, json.dumps(stored, separators=(",", ":")))
