@@ -10,12 +10,13 @@ is stale for good, and so are a seat's buttons once it has acted. So the game's 
 one hash, and stale ones are dropped as new ones are written. The hash expires 14 days after
 its last write, and an archived game's goes at once.
 
-A token names its game, version, seat and the fingerprint of the seat's legal moves
-(``b<game>-<version>-<seat>-<fingerprint>-<nonce>``, numbers in base 36: only characters Discord
-allows in a component id and Telegram in callback data): a press on a
-dropped button still says why it no longer acts (an earlier moment of the game, or the game is
-over) instead of only "expired". Tokens of the older layout (``b`` and 12 random characters)
-are still read from their own keys until those expire.
+A token names its game, version and seat (``b<game>-<version>-<seat>-<nonce>``, numbers in
+base 36: only characters Discord allows in a component id and Telegram in callback data; all
+three are public). A press on a dropped button therefore still says why it no longer acts (an
+earlier moment of the game, or the game is over) instead of only "expired". Nothing derived
+from a hand is in a token: the fingerprints of the seats' legal moves stay in the hash. Tokens
+of the older layout (``b`` and 12 random characters) are still read from their own keys until
+those expire.
 """
 
 from __future__ import annotations
@@ -34,42 +35,41 @@ BUTTON_TTL = 14 * 86400
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
-# Write a game's new buttons (ARGV[3..]: field, payload pairs; a field is "<version>.<seat>.
-# <fingerprint>.<nonce>", numbers in base 36) and refresh the hash's expiry. Then drop what can
-# no longer act: every button made before the game's posted turn ARGV[2] (when it is newer
-# than at the last clean-up, field "_p"), and a seat's buttons of an earlier version whose
-# fingerprint of its legal moves differs from that of its newest buttons (field "_f<seat>":
-# the seat has acted since, so they are stale; see workers.commands.play.same_turn).
+# Write a game's new buttons and refresh the hash's expiry. ARGV: the expiry, the game's
+# posted turn, the number N of seats the buttons are for, then per seat (seat, fingerprint of
+# its legal moves, newest version of its new buttons), then field, payload pairs; a field is
+# "<version>.<seat>.<nonce>", numbers in base 36. Then drop what can no longer act: every button
+# made before the posted turn (scanned when it is newer than at the last clean-up, field "_p"),
+# and a seat's buttons of earlier versions when its fingerprint differs from that of its last
+# buttons (field "_f<seat>": the seat acted since, so they are stale; see
+# workers.commands.play.same_turn). The fingerprints stay in the hash: a token is seen in the
+# chat, and a checksum of a hidden hand's moves must not be.
 STORE_LUA = """
-local key, posted = KEYS[1], tonumber(ARGV[2])
-local newest = {}
-for i = 3, #ARGV, 2 do
-  redis.call('HSET', key, ARGV[i], ARGV[i + 1])
-  local v, s, f = string.match(ARGV[i], '^(%w+)%.(%w+)%.(%w+)%.')
-  if v then
-    local ver = tonumber(v, 36)
-    if not newest[s] or ver > newest[s][1] then newest[s] = {ver, f} end
-  end
-end
-local last = tonumber(redis.call('HGET', key, '_p') or '-1')
-local scan = posted > last
+local key, posted, n = KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local moved = {}
-for s, vf in pairs(newest) do
-  if redis.call('HGET', key, '_f' .. s) ~= vf[2] then
-    redis.call('HSET', key, '_f' .. s, vf[2])
-    moved[s] = vf
+local scan = false
+for i = 0, n - 1 do
+  local s, f = ARGV[4 + 3 * i], ARGV[5 + 3 * i]
+  if redis.call('HGET', key, '_f' .. s) ~= f then
+    redis.call('HSET', key, '_f' .. s, f)
+    moved[s] = tonumber(ARGV[6 + 3 * i])
     scan = true
   end
 end
+for i = 4 + 3 * n, #ARGV, 2 do redis.call('HSET', key, ARGV[i], ARGV[i + 1]) end
+local last = tonumber(redis.call('HGET', key, '_p') or '-1')
+if posted > last then
+  redis.call('HSET', key, '_p', posted)
+  scan = true
+end
 if scan then
   for _, field in ipairs(redis.call('HKEYS', key)) do
-    local v, s, f = string.match(field, '^(%w+)%.(%w+)%.(%w+)%.')
+    local v, s = string.match(field, '^(%w+)%.(%w+)%.')
     if v then
-      local ver, m = tonumber(v, 36), moved[s]
-      if ver < posted or (m and f ~= m[2] and ver < m[1]) then redis.call('HDEL', key, field) end
+      local ver = tonumber(v, 36)
+      if ver < posted or (moved[s] and ver < moved[s]) then redis.call('HDEL', key, field) end
     end
   end
-  if posted > last then redis.call('HSET', key, '_p', posted) end
 end
 redis.call('EXPIRE', key, tonumber(ARGV[1]))
 return redis.call('HLEN', key)
@@ -85,17 +85,15 @@ def _base36(n: int) -> str:
             return out
 
 
-def new_token(gid: str, version: int, seat: int = 0, fingerprint: int = 0) -> tuple[str, str]:
-    """(token, field) of a new button of game ``gid`` at ``version`` for ``seat``, whose legal
-    moves then had ``fingerprint`` (see ``workers.commands.play.fingerprint``)."""
-    nums = ".".join(_base36(max(0, n)) for n in (version, seat, fingerprint))
-    field = f"{nums}.{secrets.token_urlsafe(6)}"
-    return "b" + gid + "-" + field.replace(".", "-", 3), field
+def new_token(gid: str, version: int, seat: int = 0) -> tuple[str, str]:
+    """(token, field) of a new button of game ``gid`` at ``version`` for ``seat``."""
+    field = f"{_base36(max(0, version))}.{_base36(max(0, seat))}.{secrets.token_urlsafe(6)}"
+    return "b" + gid + "-" + field.replace(".", "-", 2), field
 
 
-# The game id and the numbers are [0-9a-z], so the first four dashes end them; the nonce
+# The game id and the numbers are [0-9a-z], so the first three dashes end them; the nonce
 # (URL-safe base 64) may hold dashes of its own.
-_TOKEN = re.compile(r"^b(g[0-9a-z]{1,12})-([0-9a-z]{1,8})-([0-9a-z]{1,4})-([0-9a-z]{1,8})-([A-Za-z0-9_-]{1,16})$")
+_TOKEN = re.compile(r"^b(g[0-9a-z]{1,12})-([0-9a-z]{1,8})-([0-9a-z]{1,4})-([A-Za-z0-9_-]{1,16})$")
 
 
 def parse_token(token: str) -> tuple[str, int, str] | None:
@@ -103,18 +101,24 @@ def parse_token(token: str) -> tuple[str, int, str] | None:
     m = _TOKEN.match(token)
     if m is None:
         return None
-    gid, version, seat, fingerprint, nonce = m.groups()
-    return gid, int(version, 36), f"{version}.{seat}.{fingerprint}.{nonce}"
+    gid, version, seat, nonce = m.groups()
+    return gid, int(version, 36), f"{version}.{seat}.{nonce}"
 
 
-def write(store: Store, gid: str, posted: int, buttons: Iterable[tuple[str, str]]) -> None:
+def write(
+    store: Store, gid: str, posted: int, seats: dict[int, tuple[int, int]], buttons: Iterable[tuple[str, str]]
+) -> None:
     """Write ``buttons`` (field, JSON payload) of game ``gid`` whose posted turn is version
-    ``posted``, in one round trip; drops the game's buttons of turns before it. A payload
-    leaves out the game and version: :func:`payloads` adds them from the token."""
+    ``posted``, in one round trip. ``seats``: seat -> (fingerprint of its legal moves, newest
+    version of its buttons here). Drops the game's buttons that can no longer act (see the
+    script above). A payload leaves out the game and version: :func:`payloads` adds them from
+    the token."""
     script = store.__dict__.get("_buttons_store")
     if script is None:
         script = store.__dict__["_buttons_store"] = store.r.register_script(STORE_LUA)
-    args: list[Any] = [BUTTON_TTL, posted]
+    args: list[Any] = [BUTTON_TTL, posted, len(seats)]
+    for seat, (fingerprint, version) in seats.items():
+        args += [_base36(max(0, seat)), fingerprint, version]
     for field, payload in buttons:
         args += [field, payload]
     script(keys=[k_buttons(gid)], args=args)

@@ -153,7 +153,8 @@ def k_snapv(gid: str) -> str:
 
 
 def k_buttons(gid: str) -> str:
-    """The payloads of the game's live buttons (hash: ``<version base 36>.<nonce>`` -> JSON)."""
+    """The payloads of the game's live buttons (hash: ``<version>.<seat>.<nonce>`` -> JSON;
+    see workers/buttons.py)."""
     return _g(gid) + "buttons"
 
 

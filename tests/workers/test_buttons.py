@@ -32,7 +32,8 @@ def test_a_part_s_buttons_are_one_hash_with_the_game_s_expiry(store: Store) -> N
     gid = "g1"
     made = [buttons.new_token(gid, 3) for _ in range(12)]
     store_buttons(
-        store, [(gid, 3, field, json.dumps(payload(gid, 3, 3, f"move {i}"))) for i, (_, field) in enumerate(made)]
+        store,
+        [(gid, 3, 0, 0, field, json.dumps(payload(gid, 3, 3, f"move {i}"))) for i, (_, field) in enumerate(made)],
     )
     found = buttons.payloads(store, [token for token, _ in made])
     assert [found[token]["t"] for token, _ in made] == [f"move {i}" for i in range(12)]  # type: ignore[index]
@@ -42,7 +43,7 @@ def test_a_part_s_buttons_are_one_hash_with_the_game_s_expiry(store: Store) -> N
     # gets it again: redis-py loads it on NOSCRIPT.
     store.r.script_flush()
     token, field = buttons.new_token(gid, 4)
-    store_buttons(store, [(gid, 3, field, json.dumps(payload(gid, 4, 3, "again")))])
+    store_buttons(store, [(gid, 3, 0, 0, field, json.dumps(payload(gid, 4, 3, "again")))])
     assert buttons.payloads(store, [token])[token]["t"] == "again"  # type: ignore[index]
 
 
@@ -51,7 +52,7 @@ def test_buttons_of_earlier_turns_are_dropped_by_the_first_of_a_newer_turn(store
 
     def write(version: int, posted: int) -> str:
         token, field = buttons.new_token(gid, version)
-        store_buttons(store, [(gid, posted, field, json.dumps(payload(gid, version, posted, f"v{version}")))])
+        store_buttons(store, [(gid, posted, 0, 0, field, json.dumps(payload(gid, version, posted, f"v{version}")))])
         return token
 
     turn5 = [write(5, 5), write(6, 5), write(7, 5)]  # three steps of the turn posted at version 5
@@ -74,17 +75,19 @@ def test_a_seat_s_buttons_go_once_it_has_acted_and_stay_while_only_others_did(st
     gid = "g3"
 
     def write(version: int, seat: int, fingerprint: int) -> str:
-        token, field = buttons.new_token(gid, version, seat, fingerprint)
+        token, field = buttons.new_token(gid, version, seat)
         data = {**payload(gid, version, 5, f"v{version}"), "s": seat, "f": fingerprint}
-        store_buttons(store, [(gid, 5, field, json.dumps(data))])
+        store_buttons(store, [(gid, 5, seat, fingerprint, field, json.dumps(data))])
         return token
 
-    first = [write(5, 0, 11), write(5, 0, 11)]
+    first = [write(5, 0, 123456789), write(5, 0, 123456789)]
     other = write(5, 1, 70)  # seat 1, awaited at the same time
     later = write(6, 0, 12)  # seat 0 acted: its legal moves changed
     kept = write(7, 1, 70)  # seat 1 again after another pick, the same moves
     found = buttons.payloads(store, [*first, other, later, kept])
     assert [found[t] is not None for t in (*first, other, later, kept)] == [False, False, True, True, True]
+    # A token is seen in the chat: nothing derived from the seat's moves (a hidden hand) is in it.
+    assert not any(mark in token for token in first for mark in ("123456789", "21i3v9"))
 
 
 def test_a_press_of_a_dropped_button_says_why_and_older_tokens_still_act(store: Store) -> None:

@@ -93,16 +93,19 @@ HIDDEN_REFUSAL = (
 )
 
 
-def store_buttons(store: Store, batch: list[tuple[str, int, str, str]]) -> None:
-    """Write button payloads ``(game, posted turn, field, payload)``: one round trip per game
-    (a part's buttons are all of one game), see :mod:`workers.buttons`."""
-    games: dict[str, tuple[int, list[tuple[str, str]]]] = {}
-    for gid, posted, field, payload in batch:
-        known, fields = games.setdefault(gid, (posted, []))
-        games[gid] = (max(known, posted), fields)
+def store_buttons(store: Store, batch: list[tuple[str, int, int, int, str, str]]) -> None:
+    """Write button payloads ``(game, posted turn, seat, fingerprint, field, payload)``: one
+    round trip per game (a part's buttons are all of one game), see :mod:`workers.buttons`."""
+    games: dict[str, tuple[int, dict[int, tuple[int, int]], list[tuple[str, str]]]] = {}
+    for gid, posted, seat, fingerprint, field, payload in batch:
+        known, seats, fields = games.setdefault(gid, (posted, {}, []))
+        version = int(field.split(".", 1)[0], 36)
+        if seat not in seats or version >= seats[seat][1]:
+            seats[seat] = (fingerprint, version)
+        games[gid] = (max(known, posted), seats, fields)
         fields.append((field, payload))
-    for gid, (posted, fields) in games.items():
-        buttons.write(store, gid, posted, fields)
+    for gid, (posted, seats, fields) in games.items():
+        buttons.write(store, gid, posted, seats, fields)
 
 
 class CommandBase:
@@ -263,11 +266,12 @@ class CommandBase:
         (see :mod:`workers.buttons`)."""
         gid, version = str(payload["g"]), int(payload["v"])
         posted = int(payload.get("pv") or 0)
-        token, field = buttons.new_token(gid, version, int(payload.get("s") or 0), int(payload.get("f") or 0))
+        seat = int(payload.get("s") or 0)
+        token, field = buttons.new_token(gid, version, seat)
         # The game and version are in the token (see workers.buttons.payloads): not stored.
         stored = {k: v for k, v in payload.items() if k not in ("g", "v")}
-        item = (gid, posted, field, json.dumps(stored, separators=(",", ":")))
-        batch: list[tuple[str, int, str, str]] | None = getattr(_BUTTONS, "batch", None)
+        item = (gid, posted, seat, int(payload.get("f") or 0), field, json.dumps(stored, separators=(",", ":")))
+        batch: list[tuple[str, int, int, int, str, str]] | None = getattr(_BUTTONS, "batch", None)
         if batch is not None:
             batch.append(item)
         else:
