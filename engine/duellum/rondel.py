@@ -81,11 +81,6 @@ def usual_of(marble: int, iron: int, gold: int, k: int) -> tuple[int, int, int, 
     return (out[0], out[1], out[2], out[3])
 
 
-def is_variant(state: State, seat: int, a: RondelMove) -> bool:
-    """Whether ``a`` pays its extra steps otherwise than the usual payment (a variant)."""
-    return a.pay != usual_payment(state.players[seat].res, sum(a.pay))
-
-
 def options(state: State, seat: int) -> Iterator[RondelMove]:
     """Legal rondel moves (the phase is checked by the caller): destinations cheapest first
     (free ones first, then by distance), each with its usual payment before the others."""
