@@ -17,6 +17,7 @@ from typing import Any
 
 import redis
 
+from workers.compact import pack_events
 from workers.keys import (
     k_answers,
     k_deadlines,
@@ -180,6 +181,14 @@ class CommitResult:
         return int(self.payload) if self.status == "stale" else int(self.data.get("version", 0))
 
 
+def _packed_events(events: Mapping[str, Any] | None, game: str) -> bytes | str:
+    """One version's events entry as the events list keeps it (``compact.pack_events``);
+    empty for a commit without one."""
+    if events is None:
+        return ""
+    return pack_events(int(events.get("v", 0)), json.dumps(events, separators=(",", ":")).encode(), game)
+
+
 def key_hash(key: str) -> bytes:
     """The ``IDEM_HASH``-byte hash of an idempotency key as kept in ``idemh``."""
     return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=IDEM_HASH).digest()
@@ -254,6 +263,7 @@ class Commits:
         result: Mapping[str, Any] | None = None,
         outgoing: Sequence[Outgoing] = (),
         keep_snapshot: int = 0,
+        game: str = "",
     ) -> CommitResult:
         """The atomic step: check ``expected`` version and ``idem``, then write everything.
 
@@ -264,7 +274,9 @@ class Commits:
         ``result`` and every outgoing message are stored with ``"version": 0`` replaced by the
         new version inside the script, so they name the version they produced.
         ``keep_snapshot`` (seconds) also keeps this version's snapshot for that long, so the
-        board of a posted turn can be drawn even after the game has moved on.
+        board of a posted turn can be drawn even after the game has moved on. ``game`` (the
+        game's id) chooses the dictionary the answer and the events are packed against
+        (``workers.compact``; none given: deflated plainly).
         """
         # The script commits only at ``expected``, so the new version is known here; the answer
         # is stored compressed (the idempotency window holds dozens of them per game).
@@ -282,11 +294,11 @@ class Commits:
             pack_snapshot(snapshot),
             log_op,
             json.dumps(log_entry or {}, separators=(",", ":")),
-            json.dumps(events, separators=(",", ":")) if events is not None else "",
+            _packed_events(events, game),
             json.dumps({k: ("" if v is None else str(v)) for k, v in (meta or {}).items()}),
             "" if deadline is None else repr(float(deadline)),
             gid,
-            pack_answer(res),
+            pack_answer(res, game),
             json.dumps(msgs),
             EVENTS_KEPT,
             str(keep_snapshot) if keep_snapshot else "",

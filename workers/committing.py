@@ -68,6 +68,7 @@ def commit_step(
         result=result.to_json(),
         outgoing=plan.outgoing,
         keep_snapshot=plan.keep_snapshot,
+        game=loaded.game.id,
     )
     if committed.status == "stale":
         return None

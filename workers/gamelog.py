@@ -14,6 +14,7 @@ from typing import Any
 
 import redis
 
+from workers.compact import events_version, unpack_events
 from workers.keys import k_buttons, k_events, k_idem, k_idemh, k_idemq, k_log, k_logc, k_logz, k_meta
 
 ARCHIVE_TTL = 7 * 86400
@@ -103,7 +104,7 @@ class GameLog:
                 return False
 
     def events(self, gid: str, last: int = 20) -> list[dict[str, Any]]:
-        return [json.loads(x) for x in self.r.lrange(k_events(gid), -last, -1)]
+        return [json.loads(unpack_events(x)) for x in self.r.lrange(k_events(gid), -last, -1)]
 
 
 def events_between(raw: list[bytes], since: int, until: int) -> list[dict[str, Any]]:
@@ -112,23 +113,14 @@ def events_between(raw: list[bytes], since: int, until: int) -> list[dict[str, A
 
     Why: a turn post needs the few entries since the last post, and decoding all 32 kept
     entries for every post cost more than the rest of its text. An entry's version is read
-    from its first bytes (the commit writes ``{"v":<n>,...`` first); any other form is decoded
-    and checked as before."""
+    without inflating it (``workers.compact.events_version``); any other form is decoded and
+    checked as before."""
     out = []
     for item in raw:
-        v = _version_of(item)
+        v = events_version(item)
         if v is not None and not since <= v <= until:
             continue
-        entry = json.loads(item)
+        entry = json.loads(unpack_events(item))
         if since <= int(entry.get("v", 0)) <= until:
             out.append(entry)
     return out
-
-
-def _version_of(item: bytes) -> int | None:
-    """``n`` of an entry that begins ``{"v":n,``; None for any other form."""
-    if not item.startswith(b'{"v":'):
-        return None
-    end = item.find(b",", 5)
-    digits = item[5:end] if end > 0 else b""
-    return int(digits) if digits.isdigit() else None

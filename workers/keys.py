@@ -34,13 +34,17 @@ key                              type    holds
 ``g:{gid}:logc``                 string  a running game's older log entries: one zlib-compressed
                                          JSON array, extended LOG_CHUNK entries at a time
 ``g:{gid}:logz``                 string  a finished game's log, zlib-compressed JSON (archive)
-``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit, for the
-                                         newest IDEM_KEPT keys (expires 7 days after the end)
+``g:{gid}:idem``                 hash    idempotency key -> JSON result of its commit, deflated
+                                         against the game's dictionary (workers/compact.py),
+                                         for the newest IDEM_KEPT keys (expires 7 days after
+                                         the end)
 ``g:{gid}:idemq``                list    those keys, oldest first (the window's order)
 ``g:{gid}:idemh``                string  8-byte hashes of every key committed in the game,
                                          oldest first (the newest IDEM_SEEN_KEPT; expires
                                          with ``idem``): "applied already" past the window
-``g:{gid}:ev``                   list    per version: JSON ``{v, events:[...]}`` (audience kept)
+``g:{gid}:ev``                   list    per version: ``<v>:`` then JSON ``{v, s, events:[...]}``
+                                         (audience kept) deflated against the game's
+                                         dictionary; older entries: the plain JSON
 ``g:{gid}:posted``               hash    version -> snapshot of a posted turn until every table's
                                          post of it is delivered (``n:<v>`` counts them down);
                                          at most POSTED_KEPT versions (TTL)

@@ -310,6 +310,7 @@ def _commit(
         result=result.to_json(),
         outgoing=plan.outgoing,
         keep_snapshot=POSTED_TTL if "posted_v" in meta else 0,
+        game=loaded.game.id,
     )
     if committed.status == "stale":
         return MoveResult(False, "store/stale", "Someone moved at the same moment; please try again.")

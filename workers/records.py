@@ -15,6 +15,7 @@ from typing import Any
 
 import redis
 
+from workers import compact
 from workers.keys import K_SEQ, k_events, k_idem, k_meta, k_names, k_seats, k_snap, k_snapv
 
 
@@ -26,14 +27,16 @@ def _pairs(raw: Any) -> dict[bytes, bytes]:
     return dict(zip(raw[::2], raw[1::2], strict=True))
 
 
-def pack_answer(result: Mapping[str, Any]) -> bytes:
-    """A commit's answer as stored for its idempotency key: compact JSON, zlib-compressed."""
-    return zlib.compress(json.dumps(result, separators=(",", ":")).encode(), 6)
+def pack_answer(result: Mapping[str, Any], game: str = "") -> bytes:
+    """A commit's answer as stored for its idempotency key: compact JSON deflated against
+    ``game``'s dictionary (``workers.compact``: a game keeps dozens of answers)."""
+    return compact.pack(json.dumps(result, separators=(",", ":")).encode(), game)
 
 
 def unpack_answer(raw: bytes) -> str:
-    """The JSON text of a stored answer (plain JSON written by older versions is accepted)."""
-    return raw.decode() if raw[:1] == b"{" else zlib.decompress(raw).decode()
+    """The JSON text of a stored answer (plain JSON and plain zlib, written by older versions,
+    are accepted)."""
+    return compact.unpack(raw).decode()
 
 
 def pack_snapshot(text: str) -> bytes:

@@ -16,6 +16,7 @@ import pytest
 
 from tests.workers.util import A, B, make_game
 from workers import commit, gamelog, pipeline, plan, redisconn
+from workers.compact import pack_events, unpack_events
 from workers.store import Store, k_events
 
 
@@ -36,25 +37,28 @@ def test_a_turn_posts_one_read_is_the_four_reads_it_replaced(store: Store, monke
         assert record == store.game_record(gid)
         assert snap == store.snapshot_at(gid, version)
         assert names == store.names(gid)
-        assert [json.loads(x) for x in raw] == store.events(gid, last=200)
+        assert [json.loads(unpack_events(x)) for x in raw] == store.events(gid, last=200)
     assert store.post_record(gid, 1)[1] is None  # pruned: the post is drawn from the game as it is now
 
 
 def _entries(raw: list[bytes], since: int, until: int) -> list[dict[str, Any]]:
     """The long way: decode every entry, keep those of the versions asked."""
-    return [e for e in map(json.loads, raw) if since <= int(e.get("v", 0)) <= until]
+    return [e for e in (json.loads(unpack_events(x)) for x in raw) if since <= int(e.get("v", 0)) <= until]
 
 
 def test_events_picked_by_their_first_bytes_are_those_decoding_all_gives(store: Store) -> None:
     gid = make_game(store)
     _move_on(store, gid, 6)
     raw = store.r.lrange(k_events(gid), 0, -1)
+    assert all(item[:1].isdigit() for item in raw)  # packed (workers/compact.py), the version first
     odd = [
         json.dumps({"s": 0, "v": 3, "events": [{"text": "key order of another writer"}]}).encode(),
         b'{"v":4}',
         b'{"v": 5, "events": []}',
         b'{"v":"6","events":[]}',
         b'{"events":[],"v":12}',
+        pack_events(7, b'{"v":7,"s":1,"events":[]}', "duellum"),  # packed against a dictionary
+        pack_events(8, b'{"v":8,"s":null,"events":[]}', "no-such-game"),  # packed plainly
     ]
     for items in (raw, odd, raw + odd):
         for since in range(0, 9):

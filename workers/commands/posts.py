@@ -17,6 +17,7 @@ from workers.commands.base import CommandBase
 from workers.commands.context import GID, Context
 from workers.commands.helpers import private_text, safe_png
 from workers.commands.play import move_entries
+from workers.compact import events_version, unpack_events
 from workers.gamelog import events_between
 from workers.loading import parsed_state
 from workers.pipeline import BOT
@@ -78,7 +79,10 @@ class PostParts(CommandBase):
             lines += [ev["text"] for ev in entry.get("events", []) if ev.get("seats") is None]
         # A post that gathers many turns (posts merged while the delivery caught up) can start
         # before the oldest kept events: say that some are missing instead of implying none.
-        older = len(raw_events) >= EVENTS_KEPT and since < int(json.loads(raw_events[0]).get("v", 0))
+        oldest = events_version(raw_events[0]) if raw_events else None
+        if oldest is None and raw_events:
+            oldest = int(json.loads(unpack_events(raw_events[0])).get("v", 0))
+        older = len(raw_events) >= EVENTS_KEPT and since < (oldest or 0)
         if len(lines) > 12 or older:
             keep = lines[-11:]
             earlier = len(lines) - len(keep)
