@@ -17,7 +17,7 @@ from typing import Any
 
 import redis
 
-from workers.compact import pack_events
+from workers.compact import pack, pack_events
 from workers.keys import (
     k_answers,
     k_deadlines,
@@ -275,8 +275,8 @@ class Commits:
         new version inside the script, so they name the version they produced.
         ``keep_snapshot`` (seconds) also keeps this version's snapshot for that long, so the
         board of a posted turn can be drawn even after the game has moved on. ``game`` (the
-        game's id) chooses the dictionary the answer and the events are packed against
-        (``workers.compact``; none given: deflated plainly).
+        game's id) chooses the dictionary the answer, the log entry and the events are packed
+        against (``workers.compact``; none given: deflated plainly).
         """
         # The script commits only at ``expected``, so the new version is known here; the answer
         # is stored compressed (the idempotency window holds dozens of them per game).
@@ -293,7 +293,7 @@ class Commits:
             idem,
             pack_snapshot(snapshot),
             log_op,
-            json.dumps(log_entry or {}, separators=(",", ":")),
+            pack(json.dumps(log_entry or {}, separators=(",", ":")).encode(), game) if log_op == "push" else "",
             _packed_events(events, game),
             json.dumps({k: ("" if v is None else str(v)) for k, v in (meta or {}).items()}),
             "" if deadline is None else repr(float(deadline)),

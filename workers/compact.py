@@ -1,10 +1,11 @@
-"""Small records a running game keeps dozens of - a move's stored answer, one version's
-events - deflated against a preset dictionary of the game's own phrases.
+"""Small records a running game keeps dozens of - a move's stored answer, a log entry, one
+version's events - deflated against a preset dictionary of the game's own phrases.
 
 Why: each record is a few hundred bytes of JSON that repeats the same keys and the same
 sentences ("Romans move to AURUM, paying 1 coin."). Deflated alone it shrinks by a third;
 deflated against a dictionary drawn from seeded games of the same game it shrinks by
-two thirds to four fifths (a Duellum answer ~200 -> ~60 bytes, a version's events ~190 -> ~50),
+two thirds to four fifths (a Duellum answer ~200 -> ~60 bytes, a version's events ~190 -> ~50,
+a log entry ~86 -> ~38),
 which is what keeps a running game's keys inside issue 12's budget of 32 KB with room to
 spare. Measured: ``bench/bench_storage.py``; the dictionaries: ``scripts/build_dictionaries.py``.
 

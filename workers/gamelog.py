@@ -14,7 +14,7 @@ from typing import Any
 
 import redis
 
-from workers.compact import events_version, unpack_events
+from workers.compact import events_version, unpack, unpack_events
 from workers.keys import k_buttons, k_events, k_idem, k_idemh, k_idemq, k_log, k_logc, k_logz, k_meta
 
 ARCHIVE_TTL = 7 * 86400
@@ -41,14 +41,15 @@ class GameLog:
         older, raw, archived = pipe.execute()
         if not raw and not older and archived:
             return list(json.loads(zlib.decompress(archived)))
-        return _unchunk(older) + [json.loads(x) for x in raw]
+        return _unchunk(older) + [json.loads(unpack(x)) for x in raw]
 
     def compact_log(self, gid: str, chunk: int | None = None) -> bool:
         """Move the oldest ``chunk`` entries of a running game's live log into its compressed
         part once the live list holds twice that many; True when it did.
 
         Why: the live list costs ~80 bytes an action and grew with the game (35 KB for 400
-        moves); compressed, the whole log costs a tenth of that. The live list keeps at least
+        moves); compressed, the whole log costs a tenth of that. (Each live entry is packed
+        against the game's dictionary too, ``workers.compact``: ~40 bytes, not ~86.) The live list keeps at least
         ``chunk`` entries, so undo (which pops the newest) never reaches the compressed part.
         Optimistic: a move committed meanwhile makes it give up until the next time."""
         size = chunk or LOG_CHUNK
@@ -59,7 +60,7 @@ class GameLog:
                     pipe.unwatch()
                     return False
                 older = _unchunk(pipe.get(k_logc(gid)))
-                moved = [json.loads(x) for x in pipe.lrange(k_log(gid), 0, size - 1)]
+                moved = [json.loads(unpack(x)) for x in pipe.lrange(k_log(gid), 0, size - 1)]
                 blob = zlib.compress(json.dumps(older + moved, separators=(",", ":")).encode(), 9)
                 pipe.multi()
                 pipe.ltrim(k_log(gid), size, -1)
@@ -88,7 +89,7 @@ class GameLog:
                     pipe.unwatch()
                     return False
                 entries = _unchunk(pipe.get(k_logc(gid)))
-                entries += [json.loads(x) for x in pipe.lrange(k_log(gid), 0, -1)]
+                entries += [json.loads(unpack(x)) for x in pipe.lrange(k_log(gid), 0, -1)]
                 blob = zlib.compress(json.dumps(entries, separators=(",", ":")).encode(), 9)
                 pipe.multi()
                 pipe.set(k_logz(gid), blob)

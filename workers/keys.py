@@ -29,8 +29,10 @@ key                              type    holds
                                          ``bot``)
 ``g:{gid}:names``                hash    seat or user key -> display name
 ``g:{gid}:snap``                 string  zlib-compressed canonical JSON dump at ``version``
-``g:{gid}:log``                  list    the action log: JSON ``{v, s, t, u, k, at}`` (version,
-                                         seat, notation, undoable, idempotency key, time)
+``g:{gid}:log``                  list    the action log: JSON ``{s, t, u, k, src, at}`` (seat,
+                                         notation, undoable, idempotency key, source, time),
+                                         deflated against the game's dictionary (older
+                                         entries: the plain JSON)
 ``g:{gid}:logc``                 string  a running game's older log entries: one zlib-compressed
                                          JSON array, extended LOG_CHUNK entries at a time
 ``g:{gid}:logz``                 string  a finished game's log, zlib-compressed JSON (archive)

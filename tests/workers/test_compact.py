@@ -1,4 +1,4 @@
-"""Stored answers and events entries packed against each game's dictionary
+"""Stored answers, log entries and events entries packed against each game's dictionary
 (``workers/compact.py``): smaller, read back exactly, and what older versions wrote still reads.
 
 Why these tests: the dictionaries are what keeps a running game inside issue 12's storage
@@ -19,7 +19,7 @@ import pytest
 from engine import list_games
 from tests.workers.util import A, make_game
 from workers import compact, pipeline
-from workers.store import Store, k_events, k_idem
+from workers.store import Store, k_events, k_idem, k_log, k_meta
 
 ROOT = Path(__file__).resolve().parents[2]
 # The games this project ships (tests register toy games of their own besides).
@@ -37,13 +37,13 @@ def _builder() -> ModuleType:
 @pytest.mark.parametrize("game", SHIPPED)
 def test_every_game_packs_its_records_to_under_half_of_plain_deflate(game: str) -> None:
     """On moves of a seed the dictionary was not built from: each record reads back exactly,
-    and the game's answers and events take under half the bytes plain deflate gives them
-    (Duellum measured ~0.3)."""
+    and the game's answers, log entries and events take under half the bytes plain deflate
+    gives them (Duellum measured ~0.35)."""
     records = _builder().samples(game, seeds=(99,), moves=200)
     assert len(records) > 20
     packed = plain = 0
-    for answer, events in records:
-        for record in (answer, events):
+    for triple in records:
+        for record in triple:
             stored = compact.pack(record, game)
             assert stored[1] & 0x20, "packed against the game's dictionary"
             assert compact.unpack(stored) == record
@@ -100,8 +100,10 @@ def test_the_newest_dictionary_writes_and_every_one_reads(tmp_path: Path, monkey
 
 def test_answers_and_events_stored_by_an_older_version_still_answer_a_retry(store: Store) -> None:
     """A store written before the dictionaries: its stored answer (plain zlib) answers a retry
-    of its key, and its events entries (plain JSON) read beside the packed ones."""
+    of its key, and its log and events entries (plain JSON) read beside the packed ones, also
+    once the live log is compacted and the game archived."""
     gid = make_game(store)
+    store.r.rpush(k_log(gid), json.dumps({"s": 1, "t": "add 2", "u": 1, "k": "older", "src": "player", "at": 1}))
     old = {"version": 99, "ok": True, "code": "ok", "message": "Done: add 1.", "seat": 0, "notation": "add 1"}
     store.r.hset(k_idem(gid), "old-key", zlib.compress(json.dumps(old).encode(), 6))
     store.r.rpush(k_events(gid), json.dumps({"v": 1, "s": 0, "events": [{"text": "an older entry"}]}))
@@ -112,3 +114,11 @@ def test_answers_and_events_stored_by_an_older_version_still_answer_a_retry(stor
     entries = store.events(gid, last=10)
     assert entries[-2]["events"][0]["text"] == "an older entry" and entries[-1]["v"] == res.version
     assert store.r.lrange(k_events(gid), -1, -1)[0].startswith(b"%d:" % res.version)
+    log = store.log(gid)
+    assert [e["k"] for e in log[-2:]] == ["older", "new-key"] and log[-1]["t"] == "add 1"
+    assert not store.r.lrange(k_log(gid), -1, -1)[0].startswith(b"{")  # packed
+    assert store.compact_log(gid, chunk=1)
+    assert store.log(gid) == log
+    store.r.hset(k_meta(gid), "status", "over")
+    assert store.archive(gid)
+    assert store.log(gid) == log
