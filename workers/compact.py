@@ -5,9 +5,8 @@ Why: each record is a few hundred bytes of JSON that repeats the same keys and t
 sentences ("Romans move to AURUM, paying 1 coin."). Deflated alone it shrinks by a third;
 deflated against a dictionary drawn from seeded games of the same game it shrinks by
 two thirds to four fifths (a Duellum answer ~200 -> ~60 bytes, a version's events ~190 -> ~50,
-a log entry ~86 -> ~38),
-which is what keeps a running game's keys inside issue 12's budget of 32 KB with room to
-spare. Measured: ``bench/bench_storage.py``; the dictionaries: ``scripts/build_dictionaries.py``.
+a log entry ~86 -> ~38), which is what keeps a running game's keys inside issue 12's budget of
+32 KB with room to spare. Measured: ``bench/bench_storage.py``; the dictionaries: ``scripts/build_dictionaries.py``.
 
 The stored form is a standard zlib stream: one whose header names a preset dictionary
 (FDICT, with the dictionary's Adler-32 as its id) is read with the dictionary of that id;
@@ -15,8 +14,8 @@ a plain zlib stream or plain JSON (what older versions wrote) is read as before.
 
 Decision: a dictionary file, once shipped, is never changed. A better one for the same game is
 a new file with the next number (``duellum.2.zdict``); the newest is used for writing and
-every one stays for reading what was written with it (answers and events live days, not
-forever, but a store may outlive an upgrade).
+every one stays for reading what was written with it (answers, log entries and events live
+days, not forever, but a store may outlive an upgrade).
 """
 
 from __future__ import annotations

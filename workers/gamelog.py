@@ -49,8 +49,9 @@ class GameLog:
 
         Why: the live list costs ~80 bytes an action and grew with the game (35 KB for 400
         moves); compressed, the whole log costs a tenth of that. (Each live entry is packed
-        against the game's dictionary too, ``workers.compact``: ~40 bytes, not ~86.) The live list keeps at least
-        ``chunk`` entries, so undo (which pops the newest) never reaches the compressed part.
+        against the game's dictionary too, ``workers.compact``: ~40 bytes, not ~86.) The live
+        list keeps at least ``chunk`` entries, so undo (which pops the newest) never reaches
+        the compressed part.
         Optimistic: a move committed meanwhile makes it give up until the next time."""
         size = chunk or LOG_CHUNK
         with self.r.pipeline(transaction=True) as pipe:
