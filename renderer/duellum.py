@@ -4,7 +4,7 @@ Layout of the public board, 1200 px wide; its height grows with what it must say
 
     header: who is to move (or who won) and the score, big; the turn and awaited action
     map: 1200 x 750, the data file's coordinates scaled by 0.75 (regions, borders, pieces), legend
-    rondel | last turn (every sentence, most important first)
+    rondel | last turn (every sentence, in the order it happened)
     nation panel (seat 0) | nation panel (seat 1)
     face-up event row with whole card texts, deck and discard; the bank
 

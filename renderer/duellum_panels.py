@@ -279,26 +279,6 @@ def draw_card(draw: ImageDraw.ImageDraw, box: Box, name: str, text: str) -> None
 LOG_TITLE = 34
 LOG_BODY = 32
 
-# Most important first: fights and conquests, then personalities and the end of the game,
-# then what was built or bought, then unit movements and cards; rondel steps and "finish"
-# notes last (the rondel arrow shows the step as well).
-_PRIORITY: tuple[tuple[int, re.Pattern[str]], ...] = (
-    (0, re.compile(r"conque|battle|destroy|lose|lost|loses|safe|captur|eliminat|burglar|earthquake", re.I)),
-    (1, re.compile(r"personalit|\bking\b|scholar|general\b|navigator|citizen|\bwin|\bwon\b|game is over", re.I)),
-    (2, re.compile(r"\bfound|\bbuild|\bbuilt|\bbuy|\bbought|temple|\bwall|recruit|deploy", re.I)),
-    (3, re.compile(r"→|\bplay|\btrade|\bproduce", re.I)),
-    (5, re.compile(r"\bfinish|end their turn|is revealed|take (a|\d+) (event )?card", re.I)),
-)
-
-
-def importance(sentence: str) -> int:
-    """Sort key of a last-turn sentence: lower is more important (rondel steps are 4)."""
-    for rank, pattern in _PRIORITY:
-        if pattern.search(sentence):
-            return rank
-    return 4
-
-
 # Sentences that only close a step ("Romans finish moving.", "Romans end their turn.") say
 # nothing the board does not show.
 # Decision: they are left out of the board's summary (they stay in the chat's turn text).
@@ -323,16 +303,23 @@ def _settled(sentence: str, later: Sequence[str]) -> bool:
 
 
 def ordered_summary(summary: Sequence[str]) -> list[str]:
-    """The last turn's sentences, most important first (stable within a rank)."""
+    """The last turn's sentences in the order they happened (oldest first, as the chat's turn
+    text tells them), without closing notes and settled declarations.
+
+    Why not most important first (as the box once was): read top-down, "Romans produce 2 gold
+    and 1 coin." above "Romans move to AURUM." told the turn backwards, and the box is never
+    cut (the board grows), so nothing important can fall off its end.
+    """
     return list(_ordered(tuple(summary)))
 
 
 @functools.lru_cache(maxsize=256)
 def _ordered(summary: tuple[str, ...]) -> tuple[str, ...]:
     """Cached :func:`ordered_summary`: a board measures and draws the summary several times
-    (its font, its lines, its height), each a few dozen regular-expression searches."""
-    kept = [s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])]
-    return tuple(sorted(kept, key=importance))
+    (its font, its lines, its height), each a few regular-expression matches a sentence."""
+    return tuple(
+        s for i, s in enumerate(summary) if not _CLOSING.match(s.strip()) and not _settled(s, summary[i + 1 :])
+    )
 
 
 def is_setup(view: Mapping[str, Any]) -> bool:
@@ -380,7 +367,7 @@ def log_height(view: Mapping[str, Any], width: float) -> float:
 def draw_log(
     image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, view: Mapping[str, Any], owner_list: Sequence[Owner]
 ) -> None:
-    """The last turn's public sentences, most important first, every one of them (the frame
+    """The last turn's public sentences, oldest first, every one of them (the frame
     with its caption from :func:`renderer.base.cached_art`)."""
     x0, y0, x1, _ = box
     title, mover = log_title(view, owner_list)

@@ -25,7 +25,8 @@ The static layer (links, sea zones and their names) is drawn once per process an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -68,6 +69,7 @@ from renderer.mare_nostrum_panels import (
     header_lines,
     lines_height,
     panel_plan,
+    wrap_words,
 )
 
 GAME_ID: Final[str] = "mare-nostrum"
@@ -81,7 +83,13 @@ NAME_MIN: Final[int] = 20
 TEXT_SIZE: Final[int] = 22
 CHIP_H: Final[int] = 26
 LINE: Final[int] = 27
-GOODS_SHORT: Final[int] = 4  # letters of a goods name when the full names do not fit a box
+GAP: Final[int] = 2  # air between the ink of two rows of a province box (buildings, goods lines, chips)
+BUILDINGS_TOP: Final[int] = 5 + LINE  # the buildings row, below the name (box coordinates)
+BUILDINGS_H: Final[int] = 24  # its tallest piece: a temple or market badge
+GOODS_W: Final[int] = BOX_W - 10  # the goods lines' width, centred in the box
+GOODS_CODE: Final[int] = 3  # letters of a goods code ("gra" for grain): unique among the goods
+GLOW_MARGIN: Final[int] = 5  # how far a box's glow reaches out of it
+WAR_MARGIN: Final[int] = 14  # how far its WAR badge does (above the box)
 
 
 def _m(v: Any) -> Mapping[str, Any]:
@@ -159,14 +167,62 @@ def _chips(units: list[Mapping[str, Any]]) -> list[tuple[str, str]]:
     return out
 
 
-def _caravan_text(goods: list[str], width: float) -> str:
-    """The caravans' goods in full when they fit the box, else shortened to a few letters."""
+def goods_code(good: str) -> str:
+    """The code a box shows for a good when the goods in full do not fit it ("per" for perfume;
+    the legend spells every code used on the board out)."""
+    return good[:GOODS_CODE]
+
+
+@functools.lru_cache(maxsize=8)
+def _ink_span(fnt: Font) -> tuple[int, int]:
+    """Top and bottom of the ink of lowercase words in ``fnt``, drawn with anchor "ma"
+    (measured once per font: every goods line is placed by it, so lines keep one pitch)."""
+    _, top, _, bottom = fnt.getbbox("abdfghijklpqty", anchor="ma")
+    return int(top), int(bottom)
+
+
+def goods_pitch() -> int:
+    """The step from one goods line to the next: the ink of a line and the box's row gap."""
+    top, bottom = _ink_span(font(TEXT_SIZE))
+    return bottom - top + GAP
+
+
+def goods_line_y(i: int) -> int:
+    """The anchor ("ma") y of goods line ``i`` in box coordinates: the first line's ink starts
+    ``GAP`` below the buildings row."""
+    return BUILDINGS_TOP + BUILDINGS_H + GAP - _ink_span(font(TEXT_SIZE))[0] + i * goods_pitch()
+
+
+def chips_top(goods_lines: int) -> int:
+    """The top of the first row of unit chips: below the goods lines (a box without goods keeps
+    one line's room, so chips sit at the same height in every box of a row)."""
+    return BUILDINGS_TOP + BUILDINGS_H + GAP + max(1, goods_lines) * goods_pitch()
+
+
+def content_bottom(goods_lines: int, chip_rows: int) -> int:
+    """The lowest row a box's content (goods, chips) reaches, in box coordinates."""
+    if chip_rows:
+        return chips_top(goods_lines) + chip_rows * (CHIP_H + 3) - 3
+    return chips_top(goods_lines) - GAP
+
+
+# A box's content must stay above the WAR badge of the box below it (boxes sit at the same
+# height in every cell, so the box below starts CELL_H lower than this one).
+ROOM: Final[int] = CELL_H - WAR_MARGIN
+
+
+def _goods_lines(goods: tuple[str, ...], chip_rows: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The goods lines of a box and the goods shown by their code.
+
+    Full names, wrapped to the box's width, when their lines leave the chips room above the box
+    below (two goods take two lines: "grain" / "perfume"); else codes ("gra per"), which the
+    legend spells out. Why never cut letters: "grai perf" read as nothing a player knows.
+    """
     fnt = font(TEXT_SIZE)
-    for size in (None, GOODS_SHORT, 3):
-        text = " ".join(g if size is None else g[:size] for g in goods)
-        if text_width(text, fnt) <= width:
-            return text
-    return count(len(goods), "caravan")  # Decision: only when 4+ caravans crowd one box.
+    lines = tuple(wrap_words(" ".join(goods), fnt, GOODS_W))
+    if len(lines) <= 1 or content_bottom(len(lines), chip_rows) <= ROOM:
+        return lines, ()
+    return tuple(wrap_words(" ".join(goods_code(g) for g in goods), fnt, GOODS_W)), goods
 
 
 def _province_name(pid: str, name: str) -> tuple[str, Any]:
@@ -188,7 +244,8 @@ class ProvinceArt:
     cities: int
     temple: bool
     market: bool
-    caravans: str
+    caravans: tuple[str, ...]  # the goods lines
+    coded: tuple[str, ...]  # the goods shown by their code (see goods_code)
     chip_rows: tuple[tuple[tuple[str, RGB, RGB, int], ...], ...]  # per row: text, fill, outline, width
     height: int
 
@@ -201,10 +258,10 @@ class ProvinceArt:
             draw.rounded_rectangle((box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5), 12, fill=HIGHLIGHT, outline=INK)
         draw.rounded_rectangle(box, 9, fill=self.fill, outline=WAR if self.war else INK, width=6 if self.war else 2)
         draw_text(draw, (x, box[1] + 5), self.label, self.name_font, INK, anchor="ma")
-        _draw_buildings(draw, self, box[0] + 7, box[1] + 5 + LINE)
-        if self.caravans:
-            draw_text(draw, (x, box[1] + 5 + 2 * LINE), self.caravans, font(TEXT_SIZE), INK, anchor="ma")
-        cy = box[1] + 6 + 3 * LINE
+        _draw_buildings(draw, self, box[0] + 7, box[1] + BUILDINGS_TOP)
+        for i, line in enumerate(self.caravans):
+            draw_text(draw, (x, box[1] + goods_line_y(i)), line, font(TEXT_SIZE), INK, anchor="ma")
+        cy = box[1] + chips_top(len(self.caravans))
         f = font(TEXT_SIZE, "bold")
         for row in self.chip_rows:
             cx = box[0] + 4
@@ -214,18 +271,14 @@ class ProvinceArt:
                 cx += w + 3
             cy += CHIP_H + 3
         if self.war:
-            draw.rounded_rectangle((box[2] - 50, box[1] - 14, box[2] + 6, box[1] + 12), 5, fill=WAR)
+            draw.rounded_rectangle((box[2] - 50, box[1] - WAR_MARGIN, box[2] + 6, box[1] + 12), 5, fill=WAR)
             draw_text(draw, (box[2] - 22, box[1] - 1), "WAR", font(20, "bold"), WHITE, anchor="mm")
-
-
-GLOW_MARGIN: Final[int] = 5  # how far a box's glow reaches out of it
-WAR_MARGIN: Final[int] = 14  # how far its WAR badge does (above the box)
 
 
 def _province_art(pid: str, p: Mapping[str, Any], neutrals: set[str], last: set[str]) -> ProvinceArt:
     chip_rows = _chip_rows(_chips(_l(p.get("units"))), neutrals)
     owner = p.get("owner")
-    caravans = [str(g) for g in _l(p.get("caravans"))]
+    goods, coded = _goods_lines(tuple(str(g) for g in _l(p.get("caravans"))), len(chip_rows))
     label, name_font = _province_name(pid, str(p.get("name", pid)))
     return ProvinceArt(
         label=label,
@@ -236,20 +289,33 @@ def _province_art(pid: str, p: Mapping[str, Any], neutrals: set[str], last: set[
         cities=len(_l(p.get("cities"))),
         temple=bool(p.get("temple")),
         market=bool(p.get("market")),
-        caravans=_caravan_text(caravans, BOX_W - 10) if caravans else "",
+        caravans=goods,
+        coded=coded,
         chip_rows=chip_rows,
-        height=max(BOX_H, 4 + 3 * LINE + len(chip_rows) * (CHIP_H + 3) + 4),
+        height=max(BOX_H, content_bottom(len(goods), len(chip_rows)) + 5),
     )
 
 
-def _draw_province(image: Image.Image, pid: str, p: Mapping[str, Any], neutrals: set[str],
-                   last: set[str], top: int) -> int:
+def province_arts(view: Mapping[str, Any]) -> dict[str, ProvinceArt]:
+    """The art of every province box on the map, in drawing order (row by row)."""
+    provinces = _m(view.get("provinces"))
+    last = {str(x) for x in _l(view.get("last"))}
+    neutrals = {str(x) for x in _l(view.get("neutrals"))}
+    return {pid: _province_art(pid, _m(provinces[pid]), neutrals, last)
+            for pid in sorted((p for p in provinces if p in CELL), key=lambda k: (CELL[k][1], CELL[k][0]))}
+
+
+def box_corner(pid: str, top: int) -> tuple[int, int]:
+    """The top-left corner of a province's box on a board whose map starts at ``top``."""
+    x, y = centre(pid)
+    return x - BOX_W // 2, y + top - BOX_H // 2
+
+
+def _draw_province(image: Image.Image, pid: str, art: ProvinceArt, top: int) -> int:
     """A province box, pasted from :func:`renderer.base.masked_art`: the links of the static
     map run under the box, and the glow, the rounded corners and the WAR badge let them show.
     Returns the lowest row it may draw on (glow included)."""
-    x, y = centre(pid)
-    art = _province_art(pid, p, neutrals, last)
-    left, upper = x - BOX_W // 2, y + top - BOX_H // 2
+    left, upper = box_corner(pid, top)
     margin = WAR_MARGIN if art.war else GLOW_MARGIN if art.glow else 0  # small tiles: cheaper to build
     masked_art(image, (left, upper, left + BOX_W, upper + art.height), art, art.draw, margin=margin)
     return upper + art.height + 5
@@ -303,13 +369,17 @@ def _draw_seas(draw: ImageDraw.ImageDraw, seas: Mapping[str, Any], last: set[str
             cx += size + 3
 
 
-def _legend_lines(view: Mapping[str, Any]) -> list[str]:
+def _legend_lines(view: Mapping[str, Any], coded: Iterable[str] = ()) -> list[str]:
+    """The legend: symbols, short labels, the goods codes used on this board (``coded``), neutrals."""
     from engine.mare_nostrum.data import PROVINCES
 
     lines = ["□ city · T temple · M market · L legions · F fortresses · S triremes in port · "
              "* a legion occupies or annexes · circles at sea: triremes · red frame: war-torn"]
     shorts = [f"{label} = {PROVINCES[pid].name}" for pid, label in SHORT_NAME.items() if pid in PROVINCES]
     lines.append("Short labels: " + "; ".join(shorts) + ".")
+    codes = sorted({goods_code(g): g for g in coded}.items())
+    if codes:
+        lines.append("Goods codes: " + "; ".join(f"{code} = {good}" for code, good in codes) + ".")
     neutrals = [CIV_NAME.get(str(c), str(c)) for c in _l(view.get("neutrals"))]
     if neutrals:
         lines.append(f"Neutral: {join_words(neutrals)} (grey chip frame).")
@@ -322,8 +392,10 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     """The public board as a Pillow image (before PNG encoding; the benchmark times both)."""
     inner = WIDTH - 2 * PAD
     head = header_lines(view, inner)
+    arts = province_arts(view)
     legend_font = font(22)
-    legend = [w for line in _legend_lines(view) for w in wrap(line, legend_font, inner)]
+    coded = (g for art in arts.values() for g in art.coded)
+    legend = [w for line in _legend_lines(view, coded) for w in wrap(line, legend_font, inner)]
     legend_h = int(len(legend) * line_height_of(legend_font)) + 12
     plan = panel_plan(view, WIDTH, PAD)
     map_top = PAD + lines_height(head) + 6
@@ -336,13 +408,10 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     for fnt, text, colour in head:
         draw_line(image, (PAD, y), text, fnt, colour, PAPER)
         y += line_height_of(fnt)
-    last = {str(x) for x in _l(view.get("last"))}
-    neutrals = {str(x) for x in _l(view.get("neutrals"))}
-    _draw_seas(draw, _m(view.get("seas")), last, map_top)
-    provinces = _m(view.get("provinces"))
+    _draw_seas(draw, _m(view.get("seas")), {str(x) for x in _l(view.get("last"))}, map_top)
     lowest = 0
-    for pid in sorted((p for p in provinces if p in CELL), key=lambda k: (CELL[k][1], CELL[k][0])):
-        lowest = max(lowest, _draw_province(image, pid, _m(provinces[pid]), neutrals, last, map_top))
+    for pid, art in arts.items():
+        lowest = max(lowest, _draw_province(image, pid, art, map_top))
     y = map_top + MAP_H + 4
     for line in legend:
         if lowest < y - 2:

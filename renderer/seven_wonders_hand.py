@@ -11,12 +11,27 @@ never prices anything itself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
 from renderer import seven_wonders_icons as ic
-from renderer.base import INK, MUTED, PAPER, WHITE, draw_text, fit_font, font, ink_on, new_canvas, text_width, wrap
+from renderer.base import (
+    INK,
+    MUTED,
+    PAPER,
+    WHITE,
+    Font,
+    draw_text,
+    fit_font,
+    font,
+    ink_on,
+    line_height_of,
+    new_canvas,
+    text_width,
+    wrap,
+)
 from renderer.seven_wonders_model import (
     AGE_NAMES,
     CARD_FILL,
@@ -35,7 +50,12 @@ ROW_H: Final[int] = 132
 LEFT_W: Final[int] = 150
 VERDICT_X: Final[int] = 800
 SECTION_H: Final[int] = 44
-COMPACT_H: Final[int] = 52
+COMPACT_H: Final[int] = 52  # a one-line compact row, with the gap below it
+COMPACT_GAP: Final[int] = 8  # the gap below a compact row's box
+COMPACT_SIZES: Final[tuple[int, ...]] = (22, 21, 20, 19, 18)  # a compact section's text, largest that fits
+GIVES_SIZE: Final[int] = 20  # what a card gives, as on a full card row (wrapped, never shrunk further)
+COLUMN_GAP: Final[int] = 16  # at least this much air between a compact row's columns
+ICON_W: Final[int] = 32  # a verdict's icon and the space before its words
 
 
 def _build_verdict(play: Mapping[str, Any]) -> tuple[str, str]:
@@ -64,7 +84,8 @@ def _wonder_verdict(wonder: Mapping[str, Any]) -> tuple[str, str]:
     return "no", f"Wonder stage {stage}: " + ("too expensive" if trade is not None else "not buildable")
 
 
-def _verdict(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str, text: str) -> None:
+def _verdict_icon(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str) -> None:
+    """The verdict's icon, in the first ``ICON_W`` pixels from ``x``."""
     if kind == "yes":
         ic.tick(draw, x + 12, cy, 12)
     elif kind == "no":
@@ -73,8 +94,17 @@ def _verdict(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str, text: st
         ic.coin(draw, x + 12, cy, 12)
     else:
         ic.dash(draw, x + 12, cy, 12)
-    fnt = fit_font(text, 22, HAND_W - 24 - x - 32, "bold" if kind == "yes" else "regular", 14)
-    draw_text(draw, (x + 32, cy), text, fnt, INK, anchor="lm")
+
+
+def _verdict_style(kind: str) -> str:
+    return "bold" if kind == "yes" else "regular"
+
+
+def _verdict(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str, text: str) -> None:
+    """A verdict of a full card row: the last column, from ``x`` to the card's right edge."""
+    _verdict_icon(draw, x, cy, kind)
+    fnt = fit_font(text, 22, HAND_W - 24 - x - ICON_W, _verdict_style(kind), 14)
+    draw_text(draw, (x + ICON_W, cy), text, fnt, INK, anchor="lm")
 
 
 def _card_row(
@@ -134,28 +164,101 @@ def _card_row(
         _verdict(draw, VERDICT_X, y + 96, "coin", "Sell: +3 coins")
 
 
-def _compact_row(
-    draw: ImageDraw.ImageDraw, y: float, card_id: str, cards: Mapping[str, Any], entry: Mapping[str, Any] | None
-) -> None:
-    """One line per card: colour, name, then the two verdicts when priced (a card shown
-    above for another city) or what the card gives (a discard-pile choice)."""
-    colour = card_colour(card_id, cards, as_str(entry.get("color"), "black") if entry else "black")
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One column of a compact row: an optional verdict icon, then its words in lines."""
+
+    x: float  # left edge (of the icon when there is one)
+    kind: str  # "yes" | "no" | "coin" | "none" (icons) or "" (words only)
+    lines: tuple[str, ...]
+    font: Font
+
+    @property
+    def text_x(self) -> float:
+        return self.x + (ICON_W if self.kind else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class CompactRow:
+    """A compact row, measured: its card, its columns (name first) and its height."""
+
+    card_id: str
+    entry: Mapping[str, Any] | None
+    cells: tuple[Cell, ...]
+    height: int  # the row's box and the gap below it
+
+
+def compact_rows(rows: Sequence[tuple[str, Mapping[str, Any] | None]], cards: Mapping[str, Any]) -> list[CompactRow]:
+    """Lay out a compact section: a name column, then the build and wonder verdicts (or, for a
+    discard-pile choice, what the card gives), aligned from row to row.
+
+    Every column is as wide as its widest text measured in the section's font: the largest of
+    ``COMPACT_SIZES`` in which the names and verdicts fit one line side by side; the room left
+    over is shared out between the gaps. When even the smallest size does not fit, the verdicts
+    share what the names leave and wrap in their columns; what a card gives wraps in the room
+    after the names. Rows with more than one line grow. Why measured: a fixed column start let
+    "Build now, trade from 2c" run into the next column's icon.
+    """
+    x_name, right = 16 + LEFT_W + 16, HAND_W - 16 - 8
+    names = [(as_str(entry.get("name")) if entry else "") or card_name(cid, cards) for cid, entry in rows]
+    verdicts = [
+        (_build_verdict(as_map(e.get("play"))), _wonder_verdict(as_map(e.get("wonder"))))
+        for _, e in rows
+        if e is not None
+    ]
+    gives = ["gives: " + as_str(as_map(cards.get(cid)).get("text"), "?") for cid, e in rows if e is None]
+
+    def widths(size: int) -> tuple[float, float, float]:
+        name_w = max((text_width(n, font(size, "bold")) for n in names), default=0.0)
+        build_w = max((text_width(t, font(size, _verdict_style(k))) for (k, t), _ in verdicts), default=0.0)
+        wonder_w = max((text_width(t, font(size, _verdict_style(k))) for _, (k, t) in verdicts), default=0.0)
+        return name_w, build_w, wonder_w
+
+    for size in COMPACT_SIZES:
+        name_w, build_w, wonder_w = widths(size)
+        need = name_w + (2 * (ICON_W + COLUMN_GAP) + build_w + wonder_w if verdicts else 0.0)
+        if x_name + need <= right:
+            break
+    slack = max(0.0, right - x_name - need)
+    build_x = x_name + name_w + COLUMN_GAP + slack / 2
+    wonder_x = build_x + ICON_W + build_w + COLUMN_GAP + slack / 2
+    if x_name + need > right:  # even the smallest size does not fit one line: the verdicts wrap
+        build_w = wonder_w = (right - build_x - 2 * ICON_W - COLUMN_GAP) / 2
+        wonder_x = build_x + ICON_W + build_w + COLUMN_GAP
+    gives_x, gives_font = x_name + name_w + COLUMN_GAP, font(min(size, GIVES_SIZE))
+    out = []
+    verdict_rows, gives_rows = iter(verdicts), iter(gives)
+    for (card_id, entry), name in zip(rows, names, strict=True):
+        cells = [Cell(x_name, "", (name,), font(size, "bold"))]
+        if entry is None:
+            cells.append(Cell(gives_x, "", tuple(wrap(next(gives_rows), gives_font, right - gives_x)), gives_font))
+        else:
+            for x, w, (kind, text) in zip((build_x, wonder_x), (build_w, wonder_w), next(verdict_rows), strict=True):
+                fnt = font(size, _verdict_style(kind))
+                cells.append(Cell(x, kind, tuple(wrap(text, fnt, w)), fnt))
+        grow = max((len(c.lines) - 1) * line_height_of(c.font) for c in cells)
+        out.append(CompactRow(card_id, entry, tuple(cells), COMPACT_H + round(grow)))
+    return out
+
+
+def _compact_row(draw: ImageDraw.ImageDraw, y: float, row: CompactRow, cards: Mapping[str, Any]) -> None:
+    """One compact row: colour, then its measured columns, each centred on the row's middle."""
+    entry = row.entry
+    colour = card_colour(row.card_id, cards, as_str(entry.get("color"), "black") if entry else "black")
     fill = CARD_FILL.get(colour, CARD_FILL["black"])
-    x0, x1, h = 16, HAND_W - 16, COMPACT_H - 8
+    x0, x1, h = 16, HAND_W - 16, row.height - COMPACT_GAP
     ic.rrect(draw, (x0, y, x1, y + h), WHITE, INK, cut=6)
     ic.rrect(draw, (x0 + 2, y + 2, x0 + LEFT_W, y + h - 2), fill)
     label = COLOUR_LABEL.get(colour, colour.title())
     draw_text(draw, (x0 + LEFT_W / 2, y + h / 2), label, font(20, "bold"), ink_on(fill), anchor="mm")
-    name = (as_str(entry.get("name")) if entry else "") or card_name(card_id, cards)
-    name_font = font(22, "bold")
-    name_font = fit_font(name, 22, 284, "bold", 14)
-    draw_text(draw, (x0 + LEFT_W + 16, y + h / 2), name, name_font, INK, anchor="lm")
-    if entry is None:
-        text = "gives: " + as_str(as_map(cards.get(card_id)).get("text"), "?")
-        draw_text(draw, (480, y + h / 2), text, fit_font(text, 19, x1 - 490, "regular", 12), INK, anchor="lm")
-        return
-    _verdict(draw, 470, y + h / 2, *_build_verdict(as_map(entry.get("play"))))
-    _verdict(draw, VERDICT_X + 10, y + h / 2, *_wonder_verdict(as_map(entry.get("wonder"))))
+    for cell in row.cells:
+        if cell.kind:
+            _verdict_icon(draw, cell.x, y + h / 2, cell.kind)
+        step = line_height_of(cell.font)
+        cy = y + h / 2 - step * (len(cell.lines) - 1) / 2
+        for line in cell.lines:
+            draw_text(draw, (cell.text_x, cy), line, cell.font, INK, anchor="lm")
+            cy += step
 
 
 def _section(draw: ImageDraw.ImageDraw, y: float, text: str) -> None:
@@ -214,7 +317,11 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image | None:
     mate_lines = wrap("Teammate's hand: " + ", ".join(card_name(c, cards) for c in mate), font(20), HAND_W - 40)
     notices = _notices(view, cities)
     top = 176 + 34 * len(notices)
-    rows_h = sum(SECTION_H + (COMPACT_H if compact else ROW_H) * len(rows) for _, rows, compact in sections)
+    laid = {i: compact_rows(rows, cards) for i, (_, rows, compact) in enumerate(sections) if compact}
+    rows_h = sum(
+        SECTION_H + (sum(r.height for r in laid[i]) if i in laid else ROW_H * len(rows))
+        for i, (_, rows, _) in enumerate(sections)
+    )
     height = top + rows_h + (28 * len(mate_lines) + 10 if mate else 0)
     image = new_canvas((HAND_W, int(height) + 10), PAPER)
     draw = ImageDraw.Draw(image)
@@ -233,16 +340,15 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image | None:
         ic.rrect(draw, (16, y, HAND_W - 16, y + 30), LAST_FILL)
         draw_text(draw, (26, y + 15), text, fit_font(text, 20, HAND_W - 52, "regular", 12), INK, anchor="lm")
         y += 34
-    for title, rows, compact in sections:
+    for i, (title, rows, _) in enumerate(sections):
         _section(draw, y, title)
         y += SECTION_H
-        for card_id, entry in rows:
-            if compact:
-                _compact_row(draw, y, card_id, cards, entry)
-                y += COMPACT_H
-            else:
-                _card_row(draw, y, card_id, cards, entry)
-                y += ROW_H
+        for row in laid.get(i, []):
+            _compact_row(draw, y, row, cards)
+            y += row.height
+        for card_id, entry in rows if i not in laid else []:
+            _card_row(draw, y, card_id, cards, entry)
+            y += ROW_H
     for line in mate_lines if mate else []:
         draw_text(draw, (20, y + 14), line, font(20), INK, anchor="lm")
         y += 28

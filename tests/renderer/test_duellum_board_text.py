@@ -13,7 +13,7 @@ from typing import Any
 from engine import find_game
 from renderer import base, duellum, duellum_rondel
 from renderer.duellum_nations import TITLE_H
-from renderer.duellum_panels import importance, is_setup, ordered_summary
+from renderer.duellum_panels import is_setup, ordered_summary
 from tests.renderer.fixtures import make_view
 
 
@@ -50,7 +50,20 @@ def test_a_board_after_a_move_names_the_mover_of_the_last_turn() -> None:
     assert f"Last turn: {nation}" in drawn(view)
 
 
-def test_every_summary_sentence_is_drawn_most_important_first() -> None:
+def _panel_sentences(texts: list[str]) -> list[str]:
+    """The sentences of the "Last turn" box, in the order it draws them (bullets start them)."""
+    out: list[str] = []
+    for line in texts:
+        if line.startswith("• "):
+            out.append(line[2:])
+        elif line.startswith("  ") and out:
+            out[-1] += " " + line.strip()
+    return out
+
+
+def test_every_summary_sentence_is_drawn_in_the_order_it_happened() -> None:
+    """Issue: the box put "Romans produce 2 gold and 1 coin." above "Romans move to AURUM."
+    (most important first), while the chat's turn text tells the turn oldest first."""
     summary = [
         "Romans move to DUELLUM.",
         "Romans move 2 legions Roma → Ancona.",
@@ -61,15 +74,30 @@ def test_every_summary_sentence_is_drawn_most_important_first() -> None:
         "Romans finish moving.",
     ] + [f"Romans move 1 galley Mare {k} → Mare {k + 1}." for k in range(20)]
     view = make_view("A", summary=summary)
-    texts = " ".join(drawn(view))
-    assert "Romans conquer Saguntum" in texts and "Mare 19 → Mare 20" in texts
-    assert "more lines" not in texts
-    order = ordered_summary(summary)
-    assert order[0].startswith("Romans conquer")
-    assert order[1].startswith("Romans gain 1 King")
-    assert order[2].startswith("Romans build a temple")
-    assert "Romans finish moving." not in order  # a closing note says nothing the board does not show
-    assert importance("Romans move to DUELLUM.") > importance("Romans move 2 legions Roma → Ancona.")
+    texts = drawn(view)
+    assert "more lines" not in " ".join(texts)  # never cut: the board grows
+    kept = [s for s in summary if s != "Romans finish moving."]  # a closing note says nothing the board does not
+    assert ordered_summary(summary) == kept
+    assert _panel_sentences(texts) == kept
+
+
+def test_last_turn_box_follows_the_turn_of_a_seeded_game() -> None:
+    """Every board of a seeded game: the box's sentences are the engine's summary in its order."""
+    game = find_game("duellum")
+    state = game.new_game(7, 2, {})
+    step = 0
+    checked = 0
+    while game.outcome(state) is None and step < 60:
+        for seat in sorted(game.to_move(state)):
+            if seat in game.to_move(state):
+                state = game.apply(state, seat, game.auto_action(state, seat, 7000 + step)).state
+                step += 1
+        view = game.view(state, None)
+        summary = [s for s in view["last_turn"]["summary"] if not s.endswith((" finish moving.", " end their turn."))]
+        shown = _panel_sentences(drawn(view))
+        assert shown == [s for s in summary if s in shown], f"step {step}: {shown}"
+        checked += len(shown) > 1
+    assert checked
 
 
 def test_to_move_badge_is_in_the_same_place_for_both_nations() -> None:
@@ -151,9 +179,7 @@ def test_a_conquest_declaration_gives_way_to_its_outcome() -> None:
         "Romans declare the conquest of Zama (defence 1).",
     ]
     order = ordered_summary(summary)
-    assert order[0] == summary[1] and set(order[:3]) == {summary[1], summary[3], summary[4]}
-    assert summary[5] in order  # no outcome yet: the declaration stays
-    assert summary[0] not in order and summary[2] not in order
+    assert order == [summary[1], summary[3], summary[4], summary[5]]  # no outcome yet: Zama's declaration stays
 
 
 def _gap(box: tuple[float, float, float, float], node: tuple[int, int]) -> float:

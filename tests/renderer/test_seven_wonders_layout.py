@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from engine import find_game
 from renderer import base, seven_wonders
+from renderer import seven_wonders_hand as hand
+from renderer import seven_wonders_icons as icons
 from renderer.seven_wonders_hand import render_hand
 from renderer.seven_wonders_header import legend_image
 
@@ -88,3 +92,99 @@ def test_final_table_names_the_winning_player() -> None:
     texts = " ".join(drawn(view))
     assert f"top score: {city} ({['alice', 'bob', 'carol'][best]})" in texts
     assert "alice · left:" in texts
+
+
+Box = tuple[float, float, float, float]
+CLEAR = 6  # px of air at least between a text and anything beside it on the same line
+
+
+def hand_boxes(view: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Box]]:
+    """What ``render_hand`` draws, as (what, box): every text's ink and every icon's square
+    (a cost's tokens as one box), recorded while the real functions draw."""
+    boxes: list[tuple[str, Box]] = []
+    inside = [0]  # icons drawn inside a row of tokens belong to its box
+
+    def text(draw: Any, xy: tuple[float, float], words: str, fnt: Any, *args: Any, **kwargs: Any) -> None:
+        left, top, right, bottom = fnt.getbbox(base.safe_text(words), anchor=kwargs.get("anchor", "la"))
+        if words.strip():
+            boxes.append((words, (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)))
+        real_text(draw, xy, words, fnt, *args, **kwargs)
+
+    def icon(name: str) -> Any:
+        real = getattr(icons, name)
+
+        def drawn_icon(draw: Any, cx: float, cy: float, r: float, *args: Any) -> None:
+            if not inside[0]:
+                boxes.append((name, (cx - r, cy - r, cx + r, cy + r)))
+            real(draw, cx, cy, r, *args)
+
+        return drawn_icon
+
+    def tokens(draw: Any, x: float, cy: float, row: Any) -> float:
+        inside[0] += 1
+        try:
+            end: float = real_tokens(draw, x, cy, row)
+        finally:
+            inside[0] -= 1
+        boxes.append(("tokens", (x, cy - 15, end, cy + 15)))
+        return end
+
+    real_text, real_tokens = hand.draw_text, icons.draw_tokens
+    with monkeypatch.context() as patch:
+        patch.setattr(hand, "draw_text", text)
+        patch.setattr(icons, "draw_tokens", tokens)
+        for name in ("tick", "cross", "coin", "dash"):
+            patch.setattr(icons, name, icon(name))
+        render_hand(view)
+    return boxes
+
+
+def crowding(boxes: list[tuple[str, Box]]) -> list[str]:
+    """Pairs of boxes that overlap, or sit side by side on one line closer than ``CLEAR``."""
+    out = []
+    for i, (a, (al, at, ar, ab)) in enumerate(boxes):
+        for b, (bl, bt, br, bb) in boxes[i + 1 :]:
+            if at < bb and bt < ab and max(bl - ar, al - br) < CLEAR:
+                out.append(f"{a!r} {(al, at, ar, ab)} / {b!r} {(bl, bt, br, bb)}")
+    return out
+
+
+def test_hand_texts_keep_clear_of_icons_and_each_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue: on the Free City's "Baths" row, "Build now, trade from 2c" ran into the cross of
+    "Wonder stage 1" (the verdict columns started at fixed x, the words measured to the image's
+    edge). Every hand image of seeded games, the Free City's included, keeps its texts clear."""
+    seen = 0
+    for players, options, seed in (
+        (2, {}, 7),
+        (2, {"cities": True}, 8),
+        (3, {"cities": True}, 9),
+        (7, {"cities": True, "side": "B"}, 11),
+    ):
+        state = GAME.new_game(seed, players, options)
+        step = 0
+        while GAME.outcome(state) is None:
+            if step % 9 == 0 or (players == 2 and step < 12):
+                for seat in range(players):
+                    view = GAME.view(state, seat)
+                    assert crowding(hand_boxes(view, monkeypatch)) == [], f"seed {seed} step {step} seat {seat}"
+                    seen += bool(view.get("free_city_hand"))
+            for seat in sorted(GAME.to_move(state)):
+                if seat in GAME.to_move(state):
+                    state = GAME.apply(state, seat, GAME.auto_action(state, seat, seed * 1000 + step)).state
+                    step += 1
+    assert seen > 0  # the Free City's compact rows were drawn
+
+
+def test_compact_rows_wrap_in_their_columns_when_one_line_cannot_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Words that do not fit one line even in the smallest size wrap in their column: the row
+    grows, nothing is cut, nothing overlaps."""
+    state = play(2, {}, 7, 1)
+    view = GAME.view(state, 0)
+    assert view["free_city_hand"]
+    monkeypatch.setattr(hand, "COMPACT_SIZES", (34,))
+    with base.clip_watch() as clipped:
+        boxes = hand_boxes(view, monkeypatch)
+    assert clipped == []
+    assert crowding(boxes) == []
+    rows = hand.compact_rows([(str(h["id"]), h) for h in view["free_city_hand"]], view["cards"])
+    assert rows and all(len(row.cells[2].lines) > 1 and row.height > hand.COMPACT_H for row in rows)
