@@ -55,6 +55,7 @@ def commit_step(
         notation,
         events=[e.to_json() for e in events if e.visible_to(seat)],
         over=outcome is not None,
+        public_move=not secret,
     )
     committed = store.commit(
         loaded.gid,

@@ -202,10 +202,14 @@ def undo(store: Store, gid: str, user: str, idem: str = "") -> MoveResult:
         return MoveResult(False, "undo/nothing", "There is no move to take back yet.")
     last = entries[-1]
     if last["s"] not in loaded.seats_of(user):
+        # Who moved last is public (the table saw them choose); what they chose may not be.
+        names = pipeline.display_names(store, loaded)
+        who = names[last["s"]] if 0 <= last["s"] < len(names) else "another player"
         return MoveResult(
             False,
             "undo/not_yours",
-            "Only the player who made the last move can take it back, and only before anyone else has moved.",
+            f"The last move was made by {who}. Only the player who made the last move can take it back, and only"
+            " before anyone else has moved.",
         )
     if not last.get("u") or last.get("src") != "player":
         return MoveResult(

@@ -26,6 +26,11 @@ class MoveResult:
     duplicate: bool = False
     events: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
+    public_move: bool = False
+    """The move itself is public knowledge (not a secret pick, not a card from a hand): in a
+    game with hidden information its reply may then name it ("Done: buy legion roma.") where
+    it otherwise says only "Done.". False by default, so an answer stored without it (before
+    this field) never names a move."""
     # Not sent anywhere: whether the commit left work for the ``kick`` task (an automatic
     # player to wake, a finished game to archive), whether it posted a turn whose board is to
     # be drawn, and the game as the move left it (to draw that board without reading it).
@@ -44,6 +49,7 @@ class MoveResult:
             "duplicate": self.duplicate,
             "events": self.events,
             "over": self.over,
+            **({"public_move": True} if self.public_move else {}),
         }
 
     @classmethod

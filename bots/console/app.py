@@ -304,13 +304,19 @@ def _awaited(table: ConsoleTable) -> tuple[str, list[str]] | None:
     return None
 
 
+_QUIET_MOVES = frozenset({"end", "done", "pass", "cancel", "undo"})
+"""First words of moves that end or skip something, never picked as the hint's example."""
+
+
 def _hint(table: ConsoleTable, user: str, moves: list[str]) -> None:
     """One line after each turn: what is awaited, with the moves when the list is short."""
     who = "Your turn" if len(table.humans) == 1 else f"{user.capitalize()}'s turn"
     if len(moves) <= _HINT_LIMIT:
         table.term.print(f"{who}: " + ", ".join(f"`{m}`" for m in moves) + ".")
     else:
-        table.term.print(f"{who}: {len(moves)} moves; `moves` lists them, e.g. `{moves[0]}`.")
+        # An example that does something: "e.g. `end`" on every turn taught nothing.
+        example = next((m for m in moves if m.split(" ", 1)[0] not in _QUIET_MOVES), moves[0])
+        table.term.print(f"{who}: {len(moves)} moves; `moves` lists them, e.g. `{example}`.")
 
 
 def _prompt(table: ConsoleTable, awaited: tuple[str, list[str]] | None) -> str:

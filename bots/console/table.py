@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bots.console.terminal import Terminal
 from workers.client import Client, Context, Part
+from workers.commands.base import HIDDEN_REFUSAL
 
 PLATFORM = "console"
 log = logging.getLogger(__name__)
@@ -69,12 +70,17 @@ class ConsoleTable:
         )
 
     def image_path(self, version: int, kind: str) -> Path:
-        """``g1-turn-018-board.png``: by game, turn (moves so far) and kind."""
+        """``g1-turn-018-board.png``: by game, step (moves so far, the number `log` gives) and kind."""
         return self.images / f"{self.gid}-turn-{version:03d}-{kind}.png"
 
     def show(self, parts: list[Part], *, version: int | None = None, who: str = "") -> None:
         """Print every part of a reply; images become files named after the turn."""
+        detailed = any(p.private and not p.ok for p in parts)
         for part in parts:
+            if detailed and part.text == HIDDEN_REFUSAL:
+                # A chat keeps a refusal's hidden reason for the private chat; the terminal prints
+                # that reason right here, so "only given in our private chat" would be false.
+                continue
             text = part.text
             if part.image:
                 v = version if version is not None else self._version()

@@ -30,7 +30,7 @@ PHASE_WORDS = {
 
 
 def awaiting(s: State) -> str:
-    """``Red — to build`` style line of what is awaited."""
+    """``Red to build a tile``: what is awaited, worded like the other games' ``awaiting``."""
     seat = s.current
     if seat is None:
         return "The game is over."
@@ -41,7 +41,7 @@ def awaiting(s: State) -> str:
         "relocate": "to move a construction marker",
         "prosperity": "to build a prosperity tile or a lake",
     }[s.phase]
-    return f"{seat_name(seat)} — {what}"
+    return f"{seat_name(seat)} {what}"
 
 
 def tile_view(tile_id: str) -> dict[str, Any]:
@@ -123,6 +123,11 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def _position(position: int | None) -> str:
+    """A city's Start position in words: "P2" alone puzzled players who had not bought one yet."""
+    return f"Start position {position}" if position else "no Start position yet"
+
+
 def status_lines(s: State, seat: int | None) -> list[str]:
     """One line per city: tracks, station, prestige (when visible)."""
     v = build_view(s, seat)
@@ -131,7 +136,7 @@ def status_lines(s: State, seat: int | None) -> list[str]:
         t = p["tracks"]
         pre = "" if p["prestige"] is None else f", {count(p['prestige'], 'prestige point')}"
         out.append(
-            f"{p['name']} (P{p['position'] or '-'}): Population {t['POP']}, Labour {t['LAB']}, "
+            f"{p['name']} ({_position(p['position'])}): Population {t['POP']}, Labour {t['LAB']}, "
             f"Public Services {t['PS']}, Progress {p['progress']}, ${t['ECO']}, Culture {t['CUL']}; "
             f"station level {p['station']['level']} with {count(p['station']['cubes'], 'cube')}{pre}"
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.clash import combat_cards  # noqa: F401  (registers the combat abilities with the combat rules)
-from engine.clash.action_cards import new_turn, objective_label, turn_key
+from engine.clash.action_cards import new_turn, turn_key
 from engine.clash.actions import Action
 from engine.clash.battle_facts import battle_keys, record
 from engine.clash.card_flow import busy, run_steps
@@ -20,6 +20,7 @@ from engine.clash.cards_data import DECKS
 from engine.clash.decks import add_fact, deal, in_play
 from engine.clash.objectives import check_immediate, start_claims
 from engine.clash.state import State
+from engine.clash.trade_cards import card_name
 from engine.core.events import Event, private
 
 
@@ -52,7 +53,7 @@ def draw_logged(state: State) -> list[Event]:
     done = int(state.decks["logs"][1])
     for seat, _what in state.card_log[done:]:
         got_a, got_o = deal(state, int(seat), 1, 1)
-        names = [DECKS.actions[c].name for c in got_a] + [objective_label(c).replace("-", " ") for c in got_o]
+        names = [DECKS.actions[c].name for c in got_a] + [card_name(c) for c in got_o]
         if names:
             events.append(private(int(seat), "You draw: " + "; ".join(names) + ".", "card"))
     state.decks["logs"][1] = len(state.card_log)

@@ -56,12 +56,10 @@ Actions (city names or spaces both work):
   give card <card>, get 1 action card           cards in an offer (named only to the two traders)
 Choices: `orient base` or `orient turned`, `barbarians g3`, `anchor d5`, `raze sparta`, `no raze`,
 `first blue`, `reserve pyramids`. Abilities: `taxes`, `liberties`, `cartography` (each takes an action);
-`absolute`, `forced`, `theater culture` (free). Options (true/false): four_rounds (the four-round game), variable_end
-(the 7-round track with an end roll in the last five turns), wonderful_end (a wonder built in the
-last five turns of the 7-round track ends the game after that round).
+`absolute`, `forced`, `theater culture` (free).
 Cards: `play leadership` plays an action card (`hand` shows yours, privately); `choose <option>`
 answers what an event or card asks; `claim wealth` / `claim none` declares objectives in the status
-phase. Options: no_events / optional_events (events apply only their symbol / may be declined).
+phase.
 Battles: moving army units into foreign units or a foreign city attacks (`attack b3 c3 army army`
 or `move b3 c3 army army`; ships: `move ship1 e6`). After each round the attacker types `continue`
 or `retreat` (`stop`); other battle choices: `siege wood ore`, `no siege`, `refugee athens`, `keep camp`,

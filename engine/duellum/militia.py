@@ -132,6 +132,7 @@ def apply(state: State, seat: int, a: Deploy, log: Log) -> None:
     state.deployed[a.region] = state.deployed.get(a.region, 0) + a.count
     what = unit_phrase(a.unit, a.count, seat)
     name = log.region(a.region)
+    said = with_article(what) if a.count == 1 and a.unit != SPECIAL else what  # "deploy a legion"
     if a.unit == SPECIAL:
         # Decision: a deployed special unit does not fight enemy regular units (as when it moves, D-35b).
         p.special = a.region
@@ -152,7 +153,7 @@ def apply(state: State, seat: int, a: Deploy, log: Log) -> None:
         state.players[enemy].box[t] += fights
         battle = f"; battle: both lose {fights} {UNIT_WORDS[t]}{'s' if fights != 1 else ''}"
     log.say(
-        f"{log.nation(seat)} deploy {what} to {name} for {describe(paid)}{battle}.",
+        f"{log.nation(seat)} deploy {said} to {name} for {describe(paid)}{battle}.",
         "battle" if fights else "deploy",
         [a.region],
     )

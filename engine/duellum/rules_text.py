@@ -55,6 +55,4 @@ Costs are paid chips first; to pay with coins instead, name the payment:
 `found Ancona gold` · `trade marble marble iron for gold gold`
 `play Fortress` · `pass` · `play Earthquake Roma` · `play Merchant Caravan marble iron` · `take Earthquake`
 `done` finishes a step · `end` finishes the turn.
-Options: map = rome-carthage (A) | greece-persia (B); special_units;
-fortress_policy = ASK | AUTO_FIRST_CONQUEST | NEVER.
 """

@@ -21,7 +21,11 @@ OPTIONS_HELP: dict[str, str] = {
     "special_units": "true/false (default false): the optional special-units variant",
     "navigator_counts_coastal": "true/false (default false): coastal city regions count 1 sea point",
     "duellum_to_duellum_allowed": "true/false (default true): the stone may move DUELLUM → DUELLUM",
-    "fortress_policy": "ASK (default), AUTO_FIRST_CONQUEST or NEVER",
+    "fortress_policy": (
+        "ASK (default): a defender holding a Fortress card is asked whether to play it when a city of"
+        " theirs is attacked; AUTO_FIRST_CONQUEST: it is played on the first conquest of a turn; NEVER:"
+        " it is never played"
+    ),
 }
 
 

@@ -38,15 +38,14 @@ Trading: the Director of Commerce picks N (`trade 3`); everyone with at least N 
 offers N cards, one press each (`offer grain`, `offer tax`); then takes follow the chain
 (`take wine from rome`); `give tax` is the Director's compensation.
 Build: `buy city peloponnesus sparta`, `buy caravan roma wine`, `buy influence thracia`,
-`buy legion roma`, `buy pyramids`, then pay with one set: `pay taxes`, `pay goods` or one goods
-type at a time (`pay grain`); `cancel` withdraws. `annex judaea` completes an annexation.
+`buy legion roma`, `buy pyramids`, then pay with one set of cards, all taxes or all different
+goods: `pay taxes`, `pay goods` or one goods type at a time (`pay grain`); `cancel` withdraws.
+`annex judaea` completes an annexation.
 Leaders name the next player: `next egypt`. End a turn with `done`.
 Military: `launch athenae aegaeum`, `sail aegaeum ionium`, `attack carthage in aegaeum`,
 `march athenae macedonia`, `attack rome in numidia with 2 legions`, `pillage judaea city hierosolyma`,
 `occupy numidia caravan slaves`, `claim numidia` (annex), `lose legion`.
-Places with two-word names may be typed by their first word (`caravan gallia grain`).
-Options: setup basic/advanced, civs, neutral_provinces, doc_compensation_excludes_acquired,
-pillage_buildings_per_turn, annex_requires_adjacency. The map and four player aids are stand-ins."""
+Places with two-word names may be typed by their first word (`caravan gallia grain`)."""
 
 GROUPS = {"caravan": "setup", "give": "trade", "trade": "trade", "artemis": "income", "keep": "discard",
           "swap": "Cleopatra", "annex": "build", "cancel": "payment", "lose": "losses", "helen": "Helen of Troy",
@@ -183,7 +182,8 @@ class MareNostrumGame(Game[State, Action]):
         return [text, short] if short != text else [text]
 
     def action_cost(self, state: State, seat: Seat, action: Action) -> str:
-        """A purchase's price: ``"3 cards (all taxes or all different goods)"`` or ``"free"``."""
+        """A purchase's price: ``"3 cards"`` or ``"free"`` (what makes a set is said once, in the
+        help and when a payment is refused, not on every line of the list)."""
         if action.kind not in ("buy", "annex") or state.phase == "setup":
             if action.kind == "buy" and state.phase == "setup":
                 return count(setup_cost(action.args[0]), "setup point")
@@ -192,7 +192,7 @@ class MareNostrumGame(Game[State, Action]):
             return "free (Hammurabi)"
         item = "influence" if action.kind == "annex" else action.args[0]
         price = cost(state, state.seats[seat], item)
-        return f"{count(price, 'card')} (all taxes or all different goods)"
+        return count(price, "card")
 
     def action_group(self, notation: str) -> str:
         return GROUPS.get(notation.split(" ", 1)[0].lower(), "other")

@@ -29,11 +29,13 @@ def _battle(state: State, a: int, b: int, win: int, copies: int, events: list[Ev
     winner, loser = (a, b) if sa > sb else (b, a)
     state.cities[winner].tokens.extend([win] * copies)
     state.cities[loser].tokens.extend([TABLES.defeat_token] * copies)
-    times = "" if copies == 1 else f" {copies}×"
+    won = f"a +{win} victory token" if copies == 1 else f"{copies} +{win} victory tokens"
+    lost = f"a {TABLES.defeat_token} defeat token" if copies == 1 else f"{copies} {TABLES.defeat_token} defeat tokens"
     events.append(
         public(
             f"{city_name(state, winner)} ({count(max(sa, sb), 'shield')}) beats {city_name(state, loser)} "
-            f"({min(sa, sb)}): +{win}{times} and {TABLES.defeat_token}{times}.",
+            f"({count(min(sa, sb), 'shield')}): {city_name(state, winner)} takes {won},"
+            f" {city_name(state, loser)} {lost}.",
             "battle",
             winner=winner,
             loser=loser,

@@ -40,3 +40,27 @@ def test_a_private_message_with_anything_new_is_printed_whole() -> None:
     assert not _echoed_already("You chose: play Stockade.\nYour hand: Baths.", echoed)
     assert not _echoed_already("", echoed)
     assert echoed == ["You chose: play Stockade.", "Your hand: Baths, Loom."]  # untouched
+
+
+class _Term:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def print(self, text: str) -> None:
+        self.lines.append(text)
+
+
+def test_a_hidden_refusal_prints_its_reason_without_sending_the_player_to_a_private_chat() -> None:
+    from pathlib import Path
+
+    from bots.console.table import ConsoleTable
+    from workers.commands.base import HIDDEN_REFUSAL
+
+    term = _Term()
+    table = ConsoleTable(None, "c", ["you"], Path("."), term)  # type: ignore[arg-type]
+    reason = "You do not hold a card with that name."
+    table.show([Part(text=HIDDEN_REFUSAL, ok=False), Part(text=reason, private=True, ok=False)])
+    assert term.lines == [reason]
+    # Without the private detail (another adapter's reply shape) the public line stays.
+    table.show([Part(text=HIDDEN_REFUSAL, ok=False)])
+    assert term.lines == [reason, HIDDEN_REFUSAL]

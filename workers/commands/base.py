@@ -358,7 +358,8 @@ class CommandBase:
             ]
         texts = [e["text"] for e in res.events if e.get("seats") is None]
         mine = [e["text"] for e in res.events if e.get("seats") is not None]
-        reply = [Part(text="\n".join(texts) or ("Done." if hidden else res.message), private=private, game=gid)]
+        said = res.message if not hidden or res.public_move else "Done."
+        reply = [Part(text="\n".join(texts) or said, private=private, game=gid)]
         if mine:
             reply.append(Part(text="\n".join(mine), private=True, code=OUTBOXED, game=gid))
         return reply

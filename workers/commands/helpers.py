@@ -78,7 +78,8 @@ def options_help(game: Any) -> str:
     opts = game.info.options_help
     if not opts:
         return ""
-    return "\nOptions for `new`: " + "; ".join(f"`{k}`: {v}" for k, v in opts.items())
+    # Each description may end with its own full stop; the list is one sentence with one.
+    return "\nOptions for `new`: " + "; ".join(f"`{k}`: {v.rstrip('. ')}" for k, v in opts.items()) + "."
 
 
 def scores(view: dict[str, Any]) -> list[Any]:

@@ -30,6 +30,12 @@ from workers.store import k_user
 log = logging.getLogger("workers.commands")
 
 
+LOG_SHOWN = 10
+"""Lines ``log`` shows without a number."""
+LOG_MOST = 50
+"""The most lines one ``log`` shows (a chat message has a length limit)."""
+
+
 class InfoCommands(CommandBase):
     """Read-only commands and personal settings."""
 
@@ -95,7 +101,9 @@ class InfoCommands(CommandBase):
     def _status_text(self, loaded: Loaded, seat: int | None) -> str:
         game, state = loaded.game, loaded.state
         names = pipeline.display_names(self.store, loaded)
-        lines = [f"`{loaded.gid}` {game.info.name}, move {loaded.version}."]
+        # No "move N" here: the store's version counts every step (and undos), which read as a
+        # second, different turn count beside the game's own "Turn 2" below.
+        lines = [f"`{loaded.gid}` {game.info.name}."]
         if loaded.meta.get("result"):
             result = json.loads(loaded.meta["result"])
             winners = ", ".join(names[s] for s in result.get("winners", []))
@@ -139,8 +147,14 @@ class InfoCommands(CommandBase):
 
     def cmd_log(self, ctx: Context, rest: str) -> Reply:
         gid, tail = self._game_for(ctx, rest)
-        n = int(tail) if is_number(tail) else 10
-        n = max(1, min(n, 50))
+        tail = tail.strip()
+        if tail and not (is_number(tail) and 1 <= int(tail) <= LOG_MOST):
+            return error(
+                f"`log` takes how many lines to show, from 1 to {LOG_MOST} (e.g. `log 20`); `log` alone shows"
+                f" the last {LOG_SHOWN}.",
+                "command/usage",
+            )
+        n = int(tail) if tail else LOG_SHOWN
         seats = set(pipeline.load(self.store, gid).seats_of(ctx.user_key)) if ctx.private else set()
         lines: list[str] = []
         for entry in self.store.events(gid, last=200):

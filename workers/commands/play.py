@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import EngineError
@@ -37,7 +37,7 @@ class PlayCommands(CommandBase):
 
     def typed_move(self, ctx: Context, rest: str, typed: str) -> Reply:
         if not rest:
-            return error("Say which move, e.g. `move rondel templum`. `moves` lists what you can do.", "command/usage")
+            return self._which_move(ctx)
         try:
             gid, text = self._game_for(ctx, rest)
         except Rejected as exc:
@@ -53,6 +53,20 @@ class PlayCommands(CommandBase):
         # Which text is the move (the command word may be the game's own first word) is
         # decided by the worker, which parses the game anyway (workers.typed_moves).
         return self._submit_then(gid, ctx.user_key, text, ctx.idem or "", reply, typed)
+
+    def _which_move(self, ctx: Context) -> Reply:
+        """``move`` with nothing after it: say so, with the player's own moves when it is
+        their turn (an example from another game, once a fixed Duellum move, only puzzled)."""
+        usage = "Say which move after `move`, typed as `moves` lists it."
+        try:
+            listing = self.cmd_moves(ctx, "")
+        except Rejected:
+            return error(f"{usage} `moves` lists what you can do.", "command/usage")
+        if not listing or not listing[0].ok:
+            return error(f"{usage} `moves` lists what you can do.", "command/usage")
+        first = listing[0]
+        said = replace(first, text=f"{usage}\n{first.text}", ok=False, code="command/usage")
+        return [said, *listing[1:]]
 
     def _only_game_reading(self, ctx: Context, rest: str, typed: str, which: Rejected) -> tuple[str, str]:
         """Several of the player's games wait for them and no game id was given: the one game

@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from engine import AnyGame
+from engine.core.text import count
 from workers import images, pipeline
 from workers.commands.base import CommandBase
 from workers.commands.context import GID, Context
@@ -86,7 +87,9 @@ class PostParts(CommandBase):
         if len(lines) > 12 or older:
             keep = lines[-11:]
             earlier = len(lines) - len(keep)
-            head = f"… {earlier} earlier lines (see `log`)" if earlier and not older else "… earlier moves (see `log`)"
+            head = "… earlier moves (see `log`)"
+            if earlier and not older:
+                head = f"… {count(earlier, 'earlier line')} (see `log`)"
             lines = [head, *keep]
         game = loaded.game
         outcome = game.outcome(state)

@@ -114,7 +114,7 @@ async def test_toy_game_typed_moves_buttons_and_one_board_per_turn(table: Table)
     status = (await table.ask(BOB, "/status"))[-1].body
     assert "Waiting for: Player 2 (Bob)" in status
     board = (await table.ask(BOB, "/board"))[-1]
-    assert board.photo and "Toy race, move" in board.body
+    assert board.photo and "g1 Toy race." in board.body
     log = (await table.ask(BOB, "/log 3"))[-1].body
     assert "Player 1 adds 1. Total 6." in log
 

@@ -60,3 +60,16 @@ def test_loans_pay_for_a_position() -> None:
     t = Table(players=4).positions(0, 1, 2, 3).political(0, round=3).tracks(0, ECO=2, PRE=0)
     t.play("position p1")  # $3 x 4 = $12 from $2: 4 loans -> $14 - 12 = $2
     assert t.p(0).tracks["ECO"] == 2 and t.p(0).pre == -4
+
+
+def test_status_names_start_positions_in_words() -> None:
+    from engine.capitals.builder import GAME
+    from engine.capitals.view import awaiting
+
+    t = Table(players=4).positions(0, 1, 2, 3).political(0)
+    t.play("position p2")
+    lines = GAME.status_lines(t.state, None)
+    assert any("(Start position 2)" in line for line in lines), lines
+    assert any("(no Start position yet)" in line for line in lines), lines
+    assert not any("(P" in line for line in lines)
+    assert " — " not in awaiting(t.state) and awaiting(t.state).endswith(" to buy a Start position")

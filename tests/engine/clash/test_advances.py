@@ -224,3 +224,16 @@ def test_engineering_and_monuments_reveal_wonders_and_monuments_reserves() -> No
     assert pos.state.reserved == {deck[1]: 0}
     view = pos.state
     assert view.pending == {}
+
+
+def test_a_drawn_objective_card_is_named_as_the_hand_names_it() -> None:
+    from engine.clash.trade_cards import card_name
+
+    pos = _pos().advances(0, "tactics", "draft").give(0, food=4).turn(0)
+    pos.play(0, "advance writing")
+    pos.play(0, "advance nationalism")  # Writing: one action and one objective card
+    state = pos.state
+    drawn = [e for e in pos.events if e.text.startswith("You draw")]  # dealt by the hook after the action
+    goal = state.decks["goals"][0][-1]
+    action = card_name(state.decks["hands"][0][-1]).split(" (")[0]  # the action card by its name
+    assert [e.text for e in drawn] == [f"You draw: {action}; {card_name(goal)}."]

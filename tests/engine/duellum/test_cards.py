@@ -308,3 +308,12 @@ def test_pillage_general_unchanged() -> None:
     b.play(BROWN, "play pillage tarraco")
     b.play(BROWN, "end")
     assert b.state.players[BROWN].pers[GENERAL] == 1
+
+
+def test_a_single_deployed_unit_is_told_with_its_article() -> None:
+    b = Board(active=BROWN).hand(BROWN, "LEVY").resources(BROWN, iron=2, coins=0).action("MILITIA")
+    b.play(BROWN, "play levy")
+    texts = [e.text for e in b.play(BROWN, "deploy legion zama").events]
+    assert any(" deploy a legion to Zama for " in t for t in texts), texts
+    texts = [e.text for e in b.play(BROWN, "deploy galley carthago").events]
+    assert any(" deploy a galley to Carthago for " in t for t in texts), texts

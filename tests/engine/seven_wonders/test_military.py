@@ -133,3 +133,13 @@ def test_SW_EX_44_doubled_team_tokens_counted_one_by_one() -> None:
     # Mourners' Guild owned by P's neighbour (seat 1) counts P's 3 tokens (+ seat 2's none).
     s.cities[1].built.append("mourners_guild")
     assert score_city(s, 1)["guilds"] == 3 + victory_count(s.cities[2])
+
+
+def test_a_battle_says_which_tokens_each_city_takes() -> None:
+    s = table(FOUR, players=4)
+    _shields(s, [2, 5, 1, 1])
+    s.age = 1
+    texts = [e.text for e in resolve_conflicts(s)]
+    said = "Rhodos (5 shields) beats Gizah (2 shields): Rhodos takes a +1 victory token, Gizah a -1 defeat token."
+    assert said in texts, texts
+    assert not any(t.endswith("+1 and -1.") for t in texts)
