@@ -1,5 +1,5 @@
-"""The Clash of Cultures hex map: terrain, regions, cities, units, ships with cargo, unexplored
-regions, exhausted land and the last turn's changes, drawn from a view dict only.
+"""The Clash of Cultures hex map: terrain, regions, cities with their names, units, ships with
+cargo, unexplored regions, exhausted land and the last turn's changes, drawn from a view dict only.
 
 Why a cached base per set of revealed regions: the terrain only changes when a region is
 explored, a few times per game; the base (hex fills, region outlines, labels) is drawn once per
@@ -33,10 +33,13 @@ from renderer.base import (
     ink_on,
     new_canvas,
     player_fill,
+    text_width,
     tint,
 )
+from renderer.clash_names import W_CITY, W_LABEL, W_PIECE, Obstacles, city_label, draw_names, place_names
 from renderer.clash_shapes import outlined_polygon
 from renderer.clash_wonders import draw_city_mark
+from renderer.placement import Box
 from renderer.viewdata import as_int, as_list, as_map, as_str, str_list
 
 TERRAIN_FILL: Final[Mapping[str, RGB]] = {
@@ -251,11 +254,52 @@ def draw_map(image: Image.Image, origin: tuple[int, int], view: Mapping[str, Any
         draw.line([(x - r, y - r), (x + r, y + r)], fill=INK, width=5)
         draw.line([(x - r, y + r), (x + r, y - r)], fill=INK, width=5)
     known = set(hexes)
-    for city in as_list(view.get("cities")):
-        if as_str(as_map(city).get("space")) in known:
-            _city(image, draw, geo, as_map(city), colours)
+    obstacles = Obstacles(geo.size)
+    for box in label_boxes(tuple(hexes), width, origin):
+        obstacles.add(box, W_LABEL)
+    cities = [as_map(c) for c in as_list(view.get("cities")) if as_str(as_map(c).get("space")) in known]
+    for city in cities:
+        for box in _city(image, draw, geo, city, colours):
+            obstacles.add(box, W_CITY)
     units = [u for u in as_list(view.get("units")) if as_str(as_map(u).get("space")) in known]
-    _units(image, draw, geo, units, colours)
+    for box in _units(image, draw, geo, units, colours):
+        obstacles.add(box, W_PIECE)
+    _names(draw, geo, cities, colours, obstacles, (image.width, image.height))
+
+
+def _names(
+    draw: ImageDraw.ImageDraw,
+    geo: Geometry,
+    cities: Sequence[Mapping[str, Any]],
+    colours: Sequence[str],
+    obstacles: Obstacles,
+    image_size: tuple[int, int],
+) -> None:
+    """Every city's name in a tag of its owner's colour near its disc (:mod:`renderer.clash_names`),
+    inside the map and the image."""
+    named = [(city_label(c), c) for c in cities]
+    named = [(label, c) for label, c in named if label]
+    ox, oy = geo.origin
+    bounds = (max(0, ox), max(0, oy), min(image_size[0], ox + geo.width), min(image_size[1], oy + geo.height))
+    spots = [(label, *geo.centre(as_str(c.get("space")))) for label, c in named]
+    placed = place_names(spots, geo.size, obstacles, bounds)
+    tags = [(label, owner_fill(as_int(c.get("owner"), -1), colours)) for label, c in named]
+    draw_names(draw, tags, placed, geo.size)
+
+
+@functools.lru_cache(maxsize=32)
+def label_boxes(hexes: tuple[str, ...], width: int, at: tuple[int, int]) -> tuple[Box, ...]:
+    """The boxes of the hex labels of the base (as :func:`_region_layer` draws them) on the map
+    drawn ``width`` wide at ``at``: names keep clear of them."""
+    geo = map_geometry(hexes, width, at)
+    fnt = font(max(14, int(geo.size * LABEL_SCALE)), "bold")
+    half = geo.size * LABEL_SCALE * 0.5
+    boxes = []
+    for h in hexes:
+        x, y = geo.centre(h)
+        w = text_width(h.upper(), fnt) / 2
+        boxes.append((x - w, y - geo.size * 0.57 - half, x + w, y - geo.size * 0.57 + half))
+    return tuple(boxes)
 
 
 def owner_fill(owner: int, colours: Sequence[str]) -> RGB:
@@ -267,15 +311,21 @@ def owner_fill(owner: int, colours: Sequence[str]) -> RGB:
 
 def _city(
     image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, city: Mapping[str, Any], colours: Sequence[str]
-) -> None:
+) -> list[Box]:
+    """The city marker; returns the boxes it covers (disc and ring, building badges, wonder mark,
+    mood word) for the names to keep clear of."""
     space = as_str(city.get("space"))
     if not space:
-        return
+        return []
     x, y = geo.centre(space)
     owner = as_int(city.get("owner"), -1)
     fill = owner_fill(owner, colours)
     r = geo.size * 0.34
     ring = MOOD_RING.get(as_str(city.get("mood")))
+    edge = r + (7 if ring is not None else 0)
+    boxes: list[Box] = [(x - edge, y - edge, x + edge, y + edge)]
+    if as_str(city.get("wonder")):
+        boxes.append((x + r * 0.35, y - r * 1.6, x + r * 1.75, y - r * 0.35))
     if ring is not None:
         draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), fill=ring, outline=INK, width=2)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=3)
@@ -283,6 +333,8 @@ def _city(
     draw_city_mark(image, draw, city, x, y, r)
     pieces = as_map(city.get("pieces"))
     bx = x - (len(pieces) * r * 0.62) / 2 + r * 0.31
+    if pieces:
+        boxes.append((bx - r * 0.3, y + r, bx + len(pieces) * r * 0.62 - r * 0.32, y + r * 1.42))
     for name, col in pieces.items():
         bfill = owner_fill(as_int(col, -1), colours)
         s = r * 0.3
@@ -294,21 +346,18 @@ def _city(
         bx += r * 0.62
     mood = as_str(city.get("mood"))
     if mood in ("happy", "angry"):
-        draw_text(
-            draw,
-            (x - r - 8, y + r * 0.55),
-            mood,
-            font(max(11, int(geo.size * 0.16)), "bold"),
-            INK,
-            anchor="rm",
-            stroke=2,
-            stroke_fill=WHITE,
-        )
+        mfont = font(max(11, int(geo.size * 0.16)), "bold")
+        draw_text(draw, (x - r - 8, y + r * 0.55), mood, mfont, INK, anchor="rm", stroke=2, stroke_fill=WHITE)
+        half = geo.size * 0.1
+        boxes.append((x - r - 10 - text_width(mood, mfont), y + r * 0.55 - half, x - r - 6, y + r * 0.55 + half))
+    return boxes
 
 
 def _units(
     image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, units: list[Any], colours: Sequence[str]
-) -> None:
+) -> list[Box]:
+    """Unit badges and ships with their cargo; returns the boxes they cover."""
+    boxes: list[Box] = []
     stacks: dict[tuple[str, int], dict[str, int]] = {}
     ships: list[Mapping[str, Any]] = []
     cargo: dict[tuple[int, int], list[str]] = {}
@@ -333,9 +382,9 @@ def _units(
         fill = owner_fill(owner, colours)
         cx, cy = x + geo.size * 0.5, y - geo.size * 0.28 + k * geo.size * 0.32  # under the hex label
         w = geo.size * 0.2 * len(text) * 0.55 + 8
-        draw.rounded_rectangle(
-            (cx - w, cy - geo.size * 0.14, cx + w, cy + geo.size * 0.14), radius=5, fill=fill, outline=INK, width=2
-        )
+        badge = (cx - w, cy - geo.size * 0.14, cx + w, cy + geo.size * 0.14)
+        draw.rounded_rectangle(badge, radius=5, fill=fill, outline=INK, width=2)
+        boxes.append(badge)
         draw_text(draw, (cx, cy), text, fnt, ink_on(fill), anchor="mm")
     for i, s in enumerate(ships):
         owner = as_int(s.get("owner"), -1)
@@ -353,8 +402,10 @@ def _units(
             (x - hw * 0.7, cy + geo.size * 0.16),
         ]
         outlined_polygon(image, hull, INK, 2, fill)
+        boxes.append((x - hw, cy - geo.size * 0.1, x + hw, cy + geo.size * 0.16))
         load = cargo.get((owner, as_int(s.get("number"))), [])
         label = f"{as_int(s.get('number'))}" + (
             "+" + "".join("A" if c == "army" else "S" for c in load) if load else ""
         )
         draw_text(draw, (x, cy + geo.size * 0.03), label, fnt, ink_on(fill), anchor="mm")
+    return boxes

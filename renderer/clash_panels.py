@@ -161,16 +161,29 @@ def _cards(p: Mapping[str, Any]) -> str:
     )
 
 
-def _lines(p: Mapping[str, Any], width: float) -> tuple[list[str], list[str]]:
-    """The wrapped card line and wonder line of a page (they grow the page instead of shrinking)."""
-    cards = wrap(_cards(p), font(24), width) if _cards(p) else []
+def cities_line(view: Mapping[str, Any], seat: int) -> str:
+    """``Cities: Athens (I2), Sparta (H3)``: the names players type in commands, with the hex each
+    stands on (the map writes the names too); ``""`` for a player without a city."""
+    names = [
+        f"{as_str(c.get('name'))} ({as_str(c.get('space')).upper()})"
+        for c in (as_map(x) for x in as_list(view.get("cities")))
+        if as_int(c.get("owner"), -1) == seat and as_str(c.get("name"))
+    ]
+    return "Cities: " + ", ".join(names) if names else ""
+
+
+def _lines(p: Mapping[str, Any], width: float, cities: str = "") -> tuple[list[str], list[str]]:
+    """The wrapped city and card lines and the wonder line of a page (they grow the page instead
+    of shrinking)."""
+    cards = wrap(cities, font(24), width) if cities else []
+    cards += wrap(_cards(p), font(24), width) if _cards(p) else []
     wonders = wrap(panel_line(p), font(24), width - 34) if panel_line(p) else []
     return cards, wonders
 
 
-def page_height(p: Mapping[str, Any]) -> int:
-    """Height of one player's page."""
-    cards, wonders = _lines(p, PAGE_W - 2 * PAD)
+def page_height(p: Mapping[str, Any], cities: str = "") -> int:
+    """Height of one player's page (``cities``: its :func:`cities_line`)."""
+    cards, wonders = _lines(p, PAGE_W - 2 * PAD, cities)
     return (
         TITLE_H
         + PAD
@@ -205,7 +218,8 @@ def page_image(view: Mapping[str, Any], seat: int) -> Image.Image:
     p = players[seat]
     awaited, word = _awaited(view)
     active = awaited == seat
-    height = page_height(p)
+    cities = cities_line(view, seat)
+    height = page_height(p, cities)
     image = new_canvas((PAGE_W, height), PAPER)
     draw = ImageDraw.Draw(image)
     fill = player_fill(as_str(p.get("colour")), as_int(p.get("seat"), seat))
@@ -224,7 +238,7 @@ def page_image(view: Mapping[str, Any], seat: int) -> Image.Image:
     tok = _tokens(p)
     draw_text(draw, (x0, y), tok, fit_font(tok, 26, x1 - x0), INK)
     y += LINE
-    cards, wonders = _lines(p, x1 - x0)
+    cards, wonders = _lines(p, x1 - x0, cities)
     for line in cards:
         draw_text(draw, (x0, y), line, font(24), INK)
         y += 32
