@@ -17,7 +17,7 @@ from engine.mare_nostrum.state import State, total
 
 PHASE_TEXT = {
     "setup": "setup", "roles": "role reassignment", "artemis": "income", "commerce_n": "commerce",
-    "offer": "trading: secret offers", "take": "trading: takes", "ulysses": "trading", "give": "trading",
+    "offer": "trading, secret offers", "take": "trading, taking cards in turn", "ulysses": "trading", "give": "trading",
     "build": "build", "gardens": "end of build", "military": "military", "over": "game over",
 }
 
