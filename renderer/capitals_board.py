@@ -55,7 +55,7 @@ COLUMNS: Final[tuple[tuple[str, int], ...]] = (
 )
 KEY: Final[str] = ("Pop = Population, Lab = Labour, PS = Public Services, Prog = Progress, $ = money, "
                    "Cult = Culture; Station = power station level, Cubes = energy cubes on it; "
-                   "★ = Highest Culture.")
+                   "★ = Highest Culture; highlighted row = the city that moved last.")
 TYPE_WORDS: Final[str] = "Tile colours: yellow residential, brown industrial, blue commercial, green tourism, " \
                          "red public, purple prosperity."
 

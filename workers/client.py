@@ -44,7 +44,7 @@ from workers.client_outbox import ClientOutbox
 from workers.client_reads import ClientReads
 from workers.commands import ALIASES, COMMANDS, Commands, Context
 from workers.commands.accounts import account_of
-from workers.commands.base import OUTBOXED, MoveDeferred, deferring_moves
+from workers.commands.base import HIDDEN_REFUSAL, OUTBOXED, MoveDeferred, deferring_moves
 from workers.offline import game_players, list_games, local_services, replay_record
 from workers.outbox import Envelope
 from workers.pipeline import MoveResult
@@ -54,7 +54,8 @@ from workers.store import Store
 
 load_plugins()
 __all__ = [
-    "ALIASES", "COMMANDS", "OUTBOXED", "Button", "Client", "Context", "EngineError", "Envelope", "Part", "Reply",
+    "ALIASES", "COMMANDS", "HIDDEN_REFUSAL", "OUTBOXED", "Button", "Client", "Context", "EngineError", "Envelope",
+    "Part", "Reply",
     "Settings", "SettingsError", "count_delivered", "game_players", "list_games", "load_settings", "local_services",
     "mask_url", "rebuild_deadline_index", "replay_record", "require_settings", "setup_logging", "start_metrics",
 ]  # fmt: skip

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bots.console.terminal import Terminal
-from workers.client import Client, Context, Part
-from workers.commands.base import HIDDEN_REFUSAL
+from workers.client import HIDDEN_REFUSAL, Client, Context, Part
 
 PLATFORM = "console"
 log = logging.getLogger(__name__)

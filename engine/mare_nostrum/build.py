@@ -268,14 +268,15 @@ def place_item(s: State, civ: str, item: str, where: str, detail: str, *, setup:
 
 
 def describe(item: str, where: str, detail: str) -> str:
-    """``"a city on Sparta in Peloponnesus"`` for events."""
+    """``"the city of Sparta in Peloponnesus"``, ``"a wine caravan in Roma"`` for events."""
     if item in CARDS:
         return CARDS[item].name
     place = province_name(where)
     if item == "city":
-        return f"a city on {detail} in {place}"
+        return f"the city of {detail} in {place}"
     if item == "caravan":
-        return f"a caravan on {detail} in {place}"
+        kind = {"slaves": "slave", "gems": "gem"}.get(detail, detail)  # "a slave caravan"
+        return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} caravan in {place}"
     if item == "influence":
         return f"influence in {place}"
     if item == "annex":

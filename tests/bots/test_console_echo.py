@@ -54,7 +54,7 @@ def test_a_hidden_refusal_prints_its_reason_without_sending_the_player_to_a_priv
     from pathlib import Path
 
     from bots.console.table import ConsoleTable
-    from workers.commands.base import HIDDEN_REFUSAL
+    from workers.client import HIDDEN_REFUSAL
 
     term = _Term()
     table = ConsoleTable(None, "c", ["you"], Path("."), term)  # type: ignore[arg-type]

@@ -240,3 +240,12 @@ def test_influence_never_in_war_torn_province() -> None:
     pos = Position(5).legion("greece", "dacia").legion("rome", "dacia")
     pos.build_turn("greece").hand("greece", tax=3)
     assert "buy influence dacia" not in pos.legal("greece")
+
+
+def test_purchases_are_told_in_plain_words() -> None:
+    from engine.mare_nostrum.build import describe
+
+    assert describe("city", "peloponnesus", "Sparta") == "the city of Sparta in Peloponnesus"
+    assert describe("caravan", "roma", "wine") == "a wine caravan in Roma"
+    assert describe("caravan", "roma", "oil") == "an oil caravan in Roma"
+    assert describe("caravan", "roma", "slaves") == "a slave caravan in Roma"
