@@ -118,7 +118,7 @@ def trade_text(a: Action) -> str:
     if a.kind == "give":
         return f"give card {card_word(a.items[0])}" if a.n else f"take back {card_word(a.items[0])}"
     if a.kind == "get":
-        return f"get {a.n} {a.name} card"
+        return f"get {a.n} {a.name} card" + ("" if a.n == 1 else "s")  # "get 2 action cards"
     return " ".join(["accept", *(card_word(c) for c in a.items)])
 
 

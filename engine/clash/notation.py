@@ -97,6 +97,9 @@ def forms(state: State, seat: int, a: Action) -> list[str]:
         out.append(out[0].replace("-", " "))
     if a.kind == "move" and out[0].startswith("attack "):
         out.append("move " + out[0][7:])
+    if a.kind == "get" and a.n != 1:
+        # Decision: the singular form stays readable, so logs written before "cards" replay.
+        out.append(f"get {a.n} {a.name} card")
     if a.kind == "retreat":
         out.append("stop")  # the rules call it stopping the attack
     if a.kind in ("keep_camp", "raze_camp"):

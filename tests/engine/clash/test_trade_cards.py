@@ -201,3 +201,15 @@ def test_typed_card_steps_are_refused_with_the_reason() -> None:
         pos.play(0, "get 2 objective card")
     with pytest.raises(IllegalAction, match="give card <card>"):
         pos.play(0, "give 1 action card")
+
+
+def test_asking_for_several_cards_is_written_in_the_plural_and_the_old_form_still_reads() -> None:
+    pos, _ = _pos()
+    _action_card(pos, 1, "inspiration")  # Blue holds a card to ask for
+    pos.play(0, "trade blue")
+    pos.play(0, "get 1 action card")
+    listed = pos.moves(0)
+    assert "get 0 action cards" in listed and "get 0 action card" not in listed
+    state = pos.state
+    old = GAME.parse(state, 0, "get 0 action card")  # as logs before the plural wrote it
+    assert GAME.notation(state, 0, old) == "get 0 action cards"
