@@ -80,9 +80,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace) -> int:
     for g in agora.list_games():
         opts = "; ".join(f"{k}: {v.rstrip('. ')}" for k, v in g["options"].items())
-        low, high = g["min_players"], g["max_players"]
-        players = f"{low} players" if low == high else f"{low}–{high} players"
-        print(f"{g['id']:<15} {g['name']} — {players}. {g['summary']}")
+        print(f"{g['id']:<15} {g['name']} — {g['players']}. {g['summary']}")
         if opts:
             print(f"{'':<15} options: {opts}")
     return 0

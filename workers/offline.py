@@ -16,6 +16,7 @@ from engine import EngineError
 def list_games() -> list[dict[str, Any]]:
     """Every available game: id, name, player counts, summary, options."""
     from engine import list_games as _list
+    from workers.commands.helpers import players_text
 
     return [
         {
@@ -23,6 +24,7 @@ def list_games() -> list[dict[str, Any]]:
             "name": g.info.name,
             "min_players": g.info.min_players,
             "max_players": g.info.max_players,
+            "players": players_text(g.info),
             "summary": g.info.summary,
             "options": dict(g.info.options_help),
             "aliases": list(g.aliases),

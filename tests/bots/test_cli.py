@@ -68,3 +68,12 @@ def test_every_top_level_subcommand_has_help() -> None:
             helps = {c.dest: c.help for c in action._choices_actions}
             assert set(helps) == set(action.choices)
             assert all(helps.values())
+
+
+def test_games_lists_player_counts_as_a_player_reads_them(capsys: pytest.CaptureFixture[str]) -> None:
+    from bots.cli import cmd_games
+
+    assert cmd_games(argparse.Namespace()) == 0
+    out = capsys.readouterr().out
+    assert "Antike Duellum — 2 players." in out and "2–2 players" not in out
+    assert "The Capitals — 2–5 players." in out and ".;" not in out
